@@ -1,0 +1,164 @@
+package breaker
+
+// State is the breaker's state for a slice.
+type State string
+
+// The two states a slice can be in.
+const (
+	StateClosed State = "CLOSED"
+	StateOpen   State = "OPEN"
+)
+
+// TripReason says why the breaker is OPEN, or that a human forced the diagnostic.
+type TripReason string
+
+// The trip reasons. TripNone marshals as JSON null in the report.
+const (
+	TripNone         TripReason = ""
+	TripPerTest      TripReason = "per_test"
+	TripSliceCeiling TripReason = "slice_ceiling"
+	TripManual       TripReason = "manual"
+)
+
+// Outcome is the result of one attempt, after the priority rules of DESIGN §1.
+type Outcome string
+
+// The outcomes of an attempt. Only OutcomeFail is counted.
+const (
+	OutcomePass    Outcome = "pass"
+	OutcomeFail    Outcome = "fail"
+	OutcomeInfra   Outcome = "infra"
+	OutcomeUnknown Outcome = "unknown"
+)
+
+// OutcomeSource says which rule decided an attempt's outcome.
+type OutcomeSource string
+
+// The sources of an outcome, in DESIGN §1 priority order.
+const (
+	SourceCI           OutcomeSource = "ci"            // CI's observation of the head
+	SourceTrailer      OutcomeSource = "trailer"       // Greenlight-Result
+	SourceLaterAttempt OutcomeSource = "later_attempt" // a later attempt on the same test exists
+	SourceResults      OutcomeSource = "results"       // the test's status in this run
+	SourceScope        OutcomeSource = "scope"         // an unjustified out-of-scope file
+	SourceNone         OutcomeSource = "none"
+)
+
+// Attempt is one (commit, test) attempt of the slice.
+type Attempt struct {
+	Number      int // 1-based, per slice, in commit order (counted from the reset point)
+	SHA         string
+	Test        string
+	Strategy    string // Greenlight-Strategy, else the subject
+	Files       []FileChange
+	Result      Outcome
+	Source      OutcomeSource
+	Error       string // CI's exact output when observed, else the agent's Greenlight-Error
+	AgentError  string // Greenlight-Error, kept as the agent's account
+	Claimed     string // Greenlight-Result as written, "" if absent
+	Misreported bool   // claimed pass, CI observed a failure
+	Hypothesis  string
+	Question    string
+}
+
+// TestSummary is the per-test view of the slice.
+type TestSummary struct {
+	Name           string
+	FailedAttempts int    // failed attempts since the test last passed (after the reset)
+	Status         string // this run: pass|fail|error|skip|unknown|infra
+	Attempts       []Attempt
+}
+
+// Checkpoint is the rollback point of the slice: the parent of its first attempt.
+type Checkpoint struct {
+	Tag    string // greenlight/checkpoint/{slice}
+	SHA    string
+	Exists bool // the tag is already in the repository (at ExistingSHA)
+	// ExistingSHA is where an existing tag points; it may differ from SHA.
+	ExistingSHA string
+}
+
+// ScopeFinding is one out-of-scope file touched by an attempt.
+type ScopeFinding struct {
+	File          string
+	SHA           string
+	Test          string
+	Justification string
+	Verdict       string // "violation" or "justified"
+}
+
+// Misreport is an attempt whose claimed pass CI contradicted.
+type Misreport struct {
+	SHA      string
+	Test     string
+	Claimed  string
+	Observed TestStatus
+}
+
+// LogEntry is one line of a diagnostic's attempt log.
+type LogEntry struct {
+	Attempt  int
+	SHA      string
+	Strategy string
+	Files    []string
+	Result   string
+}
+
+// FileTouch is one row of the cumulative files table.
+type FileTouch struct {
+	Path     string
+	Change   ChangeType // the first change type seen ("created" renders for added)
+	Attempts []int
+}
+
+// RecoveryOption is one recovery option with its risk and, when it has one,
+// the exact command to run.
+type RecoveryOption struct {
+	Option  string
+	Risk    string
+	Command string
+}
+
+// Diagnostic is the structured diagnostic of seed 001 §4 for one test.
+type Diagnostic struct {
+	Test             string
+	TestExpectation  string
+	ActualError      string
+	AttemptLog       []LogEntry
+	CumulativeFiles  []FileTouch
+	ScopeViolations  []ScopeFinding
+	BestHypothesis   string
+	SpecificQuestion string
+	RecoveryOptions  []RecoveryOption
+}
+
+// Decision is the verdict for one slice.
+type Decision struct {
+	Policy      string
+	State       State
+	Tripped     bool
+	TripReason  TripReason
+	TrippedTest string // for per_test
+	Slice       string
+	SliceSource string // "flag", "trailer", "branch"
+	Head        string
+	HeadInfra   string // why the head's tests did not run, "" when they did
+	Limits      Limits
+	TotalFailed int
+	Checkpoint  Checkpoint
+	ResetSHA    string // the reset point in effect, "" if none
+	Tests       []TestSummary
+	Attempts    []Attempt // the slice's attempts since the reset, in order
+	Prior       []Attempt // attempts before the reset: what was already tried
+	Scope       ScopeInfo
+	Violations  []ScopeFinding // every out-of-scope file (violation or justified)
+	Misreports  []Misreport
+	Diagnostics []Diagnostic
+	Notes       []string
+}
+
+// Limits are the thresholds the policy applied.
+type Limits struct {
+	PerTest int
+	Slice   int
+}

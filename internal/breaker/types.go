@@ -1,0 +1,123 @@
+package breaker
+
+import "time"
+
+// Trailer is one git trailer of a commit message, as git reports it with
+// `git log --format=%(trailers:only,unfold)`: the key as written and the
+// unfolded value.
+type Trailer struct {
+	Key   string
+	Value string
+}
+
+// ChangeType says how an attempt changed a file relative to its first parent.
+type ChangeType string
+
+// The change types an attempt can make to a path.
+const (
+	ChangeAdded    ChangeType = "added"
+	ChangeModified ChangeType = "modified"
+	ChangeDeleted  ChangeType = "deleted"
+	ChangeRenamed  ChangeType = "renamed"
+)
+
+// FileChange is one changed path of a commit against its first parent.
+// For a rename, Path is the new path and From the old one.
+type FileChange struct {
+	Path   string
+	Change ChangeType
+	From   string
+}
+
+// Commit is one first-parent commit of the agent branch, as the git adapter
+// translates it. Files is filled only for commits that carry attempt trailers
+// (the adapter is told which through Policy.NeedsFiles).
+type Commit struct {
+	SHA         string
+	Parent      string // first parent; "" for a root commit
+	Subject     string
+	Message     string
+	AuthorName  string
+	AuthorEmail string
+	Time        time.Time
+	Trailers    []Trailer
+	Files       []FileChange
+}
+
+// TestStatus is a test's status in one run's results.
+type TestStatus string
+
+// The statuses a result file can give a test.
+const (
+	StatusPass  TestStatus = "pass"
+	StatusFail  TestStatus = "fail"
+	StatusError TestStatus = "error"
+	StatusSkip  TestStatus = "skip"
+)
+
+// Failed reports whether s is a failing status (fail or error).
+func (s TestStatus) Failed() bool { return s == StatusFail || s == StatusError }
+
+// ObservedTest is CI's observation of one test in this run.
+type ObservedTest struct {
+	Name    string // the name the results use
+	Status  TestStatus
+	Message string // the failure message, exact
+	Output  string // the failure output, exact (capped by the parser)
+	File    string
+	Line    int
+}
+
+// Observation is what CI observed in this run, for the commit Head.
+// Tests is keyed by the test name as written in the Greenlight-Test trailer;
+// the CLI matches trailer names to result names before calling Evaluate.
+// A non-empty Infra means the tests did not run (build failure, no result
+// files, zero tests, runner crash): nothing observed in this run is counted.
+type Observation struct {
+	Head  string
+	Infra string
+	Tests map[string]ObservedTest
+	Notes []string // e.g. ambiguous name matches, reported not guessed
+}
+
+// Refs are the breaker's remote state, read from git refs.
+// Both maps are keyed by slice id and hold commit SHAs:
+// greenlight/checkpoint/{slice} and greenlight/reset/{slice}.
+type Refs struct {
+	Checkpoints map[string]string
+	Resets      map[string]string
+}
+
+// Policy is the set of rules Evaluate applies. DefaultPolicy is Greenlight's.
+type Policy struct {
+	Name          string // "greenlight"
+	PerTestLimit  int    // trips when one test reaches this many failed attempts
+	SliceLimit    int    // trips when the slice reaches this many failed attempts
+	TrailerPrefix string // "Greenlight-"
+	TagPrefix     string // "greenlight/"
+}
+
+// DefaultPolicy returns the greenlight policy of seeds 000 and 001: 3 failed
+// attempts on one test or 7 in a slice.
+func DefaultPolicy() Policy {
+	return Policy{
+		Name:          "greenlight",
+		PerTestLimit:  3,
+		SliceLimit:    7,
+		TrailerPrefix: "Greenlight-",
+		TagPrefix:     "greenlight/",
+	}
+}
+
+// Input is everything Evaluate needs. Commits are the first-parent commits
+// from the fork point (exclusive) to Head (inclusive), oldest first.
+type Input struct {
+	Policy      Policy
+	Commits     []Commit
+	Observation Observation
+	Refs        Refs
+	Slice       string      // requested slice (--slice / input); "" = the newest attempt's
+	Branch      string      // branch name, for the S-<n> fallback
+	Scope       ScopeSource // may be nil: scope lock off
+	Force       bool        // a human pulled the cord: build the diagnostic whatever the counts
+}

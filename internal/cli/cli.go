@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Env is the process state a command may use. Nothing in this package reads
+// the real environment or standard streams directly.
+type Env struct {
+	Getenv func(string) string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// command is one breaker subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *Env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"evaluate", "evaluate the agent branch and print the verdict", runEvaluate},
+		{"trailers", "print the git trailers of a commit message as JSON", runTrailers},
+		{"results", "print what the breaker reads from test result files", runResults},
+		{"demo", "evaluate a throw-away repository with a death spiral", runDemo},
+		{"protocol", "print the agent-side protocol", runProtocol},
+		{"action", "run as a GitHub Action (default when GITHUB_ACTIONS=true)", runAction},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
+var Version = "dev"
+
+// Main runs the breaker command line and returns the process exit code.
+// args includes the program name, as os.Args does.
+func Main(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := &Env{Getenv: getenv, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	rest := args[1:]
+	if len(rest) == 0 {
+		if getenv("GITHUB_ACTIONS") == "true" {
+			return runAction(ctx, env, nil)
+		}
+		usage(stderr)
+		return ExitUsage
+	}
+	name := rest[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return ExitClosed
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, env, rest[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "breaker: unknown command %q; run 'breaker help' for the list\n", name)
+	return ExitUsage
+}
+
+func usage(w io.Writer) {
+	cmds := commands()
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	var b strings.Builder
+	b.WriteString("breaker enforces the Greenlight circuit breaker on an agent branch, in CI.\n\n")
+	b.WriteString("Usage:\n  breaker <command> [flags]\n\nCommands:\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun 'breaker <command> --help' for a command's flags.\n\n")
+	b.WriteString(exitCodesHelp)
+	io.WriteString(w, b.String())
+}
+
+const exitCodesHelp = `Exit codes:
+  0   CLOSED (or success)
+  1   error: unreadable repository, results or input
+  2   usage error
+  42  OPEN: the circuit breaker tripped
+`
+
+func runVersion(_ context.Context, env *Env, _ []string) int {
+	fmt.Fprintf(env.Stdout, "breaker %s\n", Version)
+	return ExitClosed
+}
