@@ -3,10 +3,89 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/report"
 )
 
-// runDemo is being built in parallel; this placeholder is replaced before landing.
-func runDemo(_ context.Context, env *Env, _ []string) int {
-	fmt.Fprintln(env.Stderr, "breaker: demo.go not built yet")
-	return ExitError
+const demoHelp = `Usage: breaker demo [--format text|markdown|json] [--keep]
+
+Build a throw-away git repository in which an agent spirals on one test:
+three failed attempts on TestRegister_DuplicateEmail with three different
+strategies, the last one editing a file outside its slice. Evaluate it
+exactly as CI would and print the diagnostic (markdown by default).
+The repository is removed afterwards unless --keep is given.
+
+Flags:
+  --format FORMAT   text, markdown or json (default markdown)
+  --keep            keep the demo repository and print its path on stderr
+
+` + exitCodesHelp
+
+func runDemo(ctx context.Context, env *Env, args []string) int {
+	fs := newFlags("demo")
+	format := fs.String("format", "markdown", "")
+	keep := fs.Bool("keep", false, "")
+	if code, ok := parseFlags(fs, args, demoHelp, env); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(env.Stderr, "breaker demo: takes no arguments; run 'breaker demo --help'")
+		return ExitUsage
+	}
+	if !validFormat(*format) {
+		fmt.Fprintf(env.Stderr, "breaker demo: --format %q: want text, markdown or json\n", *format)
+		return ExitUsage
+	}
+	dir, err := os.MkdirTemp("", "breaker-demo-")
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "breaker demo: %v\n", err)
+		return ExitError
+	}
+	if *keep {
+		fmt.Fprintf(env.Stderr, "breaker demo: repository kept at %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	if err := buildDemoRepo(dir); err != nil {
+		fmt.Fprintf(env.Stderr, "breaker demo: %v\n", err)
+		return ExitError
+	}
+	ev, err := evaluateBranch(ctx, evalOptions{
+		RepoDir: dir, Head: demoBranch, Base: "master", Results: []string{"go-test.json"},
+	})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "breaker demo: %v\n", err)
+		return ExitError
+	}
+	return printDecision(env, ev.Decision, *format)
 }
+
+// printDecision renders d in format on stdout and returns the exit code of its state.
+func printDecision(env *Env, d breaker.Decision, format string) int {
+	switch format {
+	case "json":
+		b, err := report.JSON(d)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "breaker: render json: %v\n", err)
+			return ExitError
+		}
+		env.Stdout.Write(b)
+	case "markdown":
+		fmt.Fprint(env.Stdout, report.Markdown(d, report.Options{}))
+	default:
+		fmt.Fprint(env.Stdout, report.Text(d))
+	}
+	return exitCode(d)
+}
+
+// exitCode maps a decision to the process exit code: the only such mapping.
+func exitCode(d breaker.Decision) int {
+	if d.State == breaker.StateOpen {
+		return ExitTripped
+	}
+	return ExitClosed
+}
+
+func validFormat(f string) bool { return f == "text" || f == "markdown" || f == "json" }

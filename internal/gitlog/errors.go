@@ -1,0 +1,20 @@
+package gitlog
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ErrShallow reports that the history needed to find the branch's fork point
+// is not in the repository: a shallow clone, or objects missing.
+var ErrShallow = errors.New("the repository is a shallow clone and the history the breaker needs is missing")
+
+// shallowFix is the advice every ErrShallow carries.
+const shallowFix = "fetch the full history: set `fetch-depth: 0` on actions/checkout, or run `git fetch --unshallow`"
+
+// shallowError wraps ErrShallow with the commit where the history stops.
+func shallowError(at plumbing.Hash, why string) error {
+	return fmt.Errorf("%w: %s at commit %s; %s", ErrShallow, why, at, shallowFix)
+}
