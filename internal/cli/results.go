@@ -2,11 +2,153 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+
+	"github.com/greenlight-ci/breaker/internal/testresult"
 )
 
-// runResults is being built in parallel; this placeholder is replaced before landing.
-func runResults(_ context.Context, env *Env, _ []string) int {
-	fmt.Fprintln(env.Stderr, "breaker: results.go not built yet")
-	return ExitError
+const resultsHelp = `Usage: breaker results [--format text|json] [--workspace DIR] FILE|GLOB...
+
+Print what the breaker reads from test result files: each file and its
+format, the counts, every test with its status and failure message, and
+whether the run is infra (the tests did not run: a build failure, no file
+matched, zero tests, a test binary that crashed before any test).
+
+Formats are detected from the content: JUnit XML, go test -json, TAP 13.
+GLOB may use ** to cross directories (quote it from the shell). Paths are
+relative to the workspace; a file outside it, also through a symlink, is
+refused unread. Each file is capped at 64 MiB and all files together at
+256 MiB; each test's message and output at 64 KiB. Flags go before files.
+
+Flags:
+  --format text|json   output format (default text). The text escapes
+                       control characters and never starts a line with "::";
+                       json prints {"files":[{"path","format","error",
+                       "warnings"}],"counts":{"total","passed","failed",
+                       "errored","skipped"},"tests":[{"name","status",
+                       "message","output","file","line","flaky","runs"}],
+                       "infra":null or the reason}; absent values are null
+  --workspace DIR      the directory result files are read from (default .)
+
+Exit codes:
+  0  every file was read (the run may still be infra: see "infra")
+  1  a file could not be read, or no file matched; what was read is printed
+  2  usage error
+`
+
+// runResults is `breaker results`.
+func runResults(_ context.Context, env *Env, args []string) int {
+	fs := newFlags("results")
+	format := fs.String("format", "text", "")
+	workspace := fs.String("workspace", ".", "")
+	if code, ok := parseFlags(fs, args, resultsHelp, env); !ok {
+		return code
+	}
+	switch {
+	case *format != "text" && *format != "json":
+		fmt.Fprintf(env.Stderr, "breaker results: --format must be text or json, not %q; run 'breaker results --help' for usage\n", *format)
+		return ExitUsage
+	case fs.NArg() == 0:
+		fmt.Fprintln(env.Stderr, "breaker results: name at least one result FILE or GLOB; run 'breaker results --help' for usage")
+		return ExitUsage
+	}
+	rep, err := loadResults(*workspace, fs.Args())
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "breaker results: %s\n", safeText(err.Error()))
+		return ExitError
+	}
+	if *format == "json" {
+		err = writeResultsJSON(env.Stdout, rep)
+	} else {
+		err = writeResultsText(env.Stdout, rep)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "breaker results: writing: %v\n", err)
+		return ExitError
+	}
+	if len(rep.Files) == 0 || unreadableResults(rep) != nil {
+		return ExitError
+	}
+	return ExitClosed
+}
+
+// fileFormat is the format a file was read as, also when it failed.
+func fileFormat(f testresult.File) string {
+	if f.Result != nil {
+		return string(f.Result.Format)
+	}
+	var pe *testresult.ParseError
+	if errors.As(f.Err, &pe) {
+		return string(pe.Format)
+	}
+	return ""
+}
+
+type resultsJSON struct {
+	Files  []fileJSON        `json:"files"`
+	Counts testresult.Counts `json:"counts"`
+	Tests  []testJSON        `json:"tests"`
+	Infra  *string           `json:"infra"`
+}
+
+type fileJSON struct {
+	Path     string   `json:"path"`
+	Format   *string  `json:"format"`
+	Error    *string  `json:"error"`
+	Warnings []string `json:"warnings"`
+}
+
+type testJSON struct {
+	Name    string    `json:"name"`
+	Status  string    `json:"status"`
+	Message *string   `json:"message"`
+	Output  *string   `json:"output"`
+	File    *string   `json:"file"`
+	Line    *int      `json:"line"`
+	Flaky   bool      `json:"flaky"`
+	Runs    []runJSON `json:"runs"`
+}
+
+type runJSON struct {
+	Status  string  `json:"status"`
+	Message *string `json:"message"`
+	Output  *string `json:"output"`
+}
+
+func writeResultsJSON(w io.Writer, rep testresult.Report) error {
+	out := resultsJSON{Files: []fileJSON{}, Counts: rep.Counts(), Tests: make([]testJSON, 0, len(rep.Tests))}
+	for _, f := range rep.Files {
+		fj := fileJSON{Path: f.Path, Format: optional(fileFormat(f)), Warnings: []string{}}
+		if f.Err != nil {
+			fj.Error = optional(f.Err.Error())
+		} else {
+			fj.Warnings = append(fj.Warnings, f.Result.Warnings...)
+		}
+		out.Files = append(out.Files, fj)
+	}
+	for _, t := range rep.Tests {
+		tj := testJSON{Name: t.FullName(), Status: string(t.Status), Message: optional(t.Message), Output: optional(t.Output),
+			File: optional(t.File), Flaky: t.Flaky, Runs: []runJSON{}}
+		if t.Line > 0 {
+			tj.Line = &t.Line
+		}
+		for _, r := range t.Runs {
+			tj.Runs = append(tj.Runs, runJSON{Status: string(r.Status), Message: optional(r.Message), Output: optional(r.Output)})
+		}
+		out.Tests = append(out.Tests, tj)
+	}
+	out.Infra = optional(rep.Infra)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

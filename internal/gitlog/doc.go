@@ -9,6 +9,12 @@
 // both sides, so its cost follows the branch rather than the age of the
 // repository. Repo.Refs reads the breaker's checkpoint and reset tags.
 //
+// go-git provides the repository layout, refs and configuration. Objects
+// are read from the mapped pack indexes and packfiles directly (packSet),
+// because go-git's object storage decodes every pack index into maps on
+// first use, which costs about a second on a 200,000-commit repository;
+// objects the fast reader does not hold still come from go-git.
+//
 // A shallow clone whose missing history is needed is an error wrapping
 // ErrShallow, never an empty branch.
 package gitlog

@@ -1,0 +1,170 @@
+package actionenv
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// The events the breaker acts on.
+const (
+	EventPush              = "push"
+	EventPullRequest       = "pull_request"
+	EventPullRequestTarget = "pull_request_target"
+	EventIssueComment      = "issue_comment"
+	EventWorkflowDispatch  = "workflow_dispatch"
+)
+
+// Event is the subset of a webhook payload the breaker uses. Exactly one of
+// the pointers is set for a supported event; none for the others.
+type Event struct {
+	Name        string
+	Action      string               // "opened", "synchronize", "closed", "created", ...
+	PullRequest *breaker.PullRequest // pull_request, pull_request_target
+	Merged      bool                 // pull_request: closed by a merge
+	Push        *Push
+	Comment     *IssueComment
+	Dispatch    *Dispatch
+}
+
+// Push is the subset of a push payload the breaker uses.
+type Push struct {
+	Ref   string // refs/heads/<branch> or refs/tags/<tag>
+	After string // the pushed head; all zeros when the ref was deleted
+}
+
+// IssueComment is the subset of an issue_comment payload the breaker uses.
+type IssueComment struct {
+	Body          string
+	Author        string
+	AuthorType    string // "User", "Bot", "Organization"
+	Issue         int
+	OnPullRequest bool // the issue is a pull request
+}
+
+// Dispatch is the subset of a workflow_dispatch payload the breaker uses.
+type Dispatch struct {
+	Ref    string
+	Inputs map[string]string
+}
+
+// maxEvent caps the payload read: GitHub caps webhook payloads at 25 MB.
+const maxEvent = 32 << 20
+
+// payload mirrors the JSON fields read; everything else is ignored.
+type payload struct {
+	Action      string     `json:"action"`
+	Ref         string     `json:"ref"`
+	After       string     `json:"after"`
+	PullRequest *prPayload `json:"pull_request"`
+	Comment     *struct {
+		Body string   `json:"body"`
+		User userJSON `json:"user"`
+	} `json:"comment"`
+	Issue *struct {
+		Number      int             `json:"number"`
+		PullRequest json.RawMessage `json:"pull_request"`
+	} `json:"issue"`
+	Inputs     map[string]any `json:"inputs"`
+	Repository *repoJSON      `json:"repository"`
+}
+
+type prPayload struct {
+	Number int      `json:"number"`
+	State  string   `json:"state"`
+	Merged bool     `json:"merged"`
+	User   userJSON `json:"user"`
+	Head   struct {
+		SHA  string    `json:"sha"`
+		Ref  string    `json:"ref"`
+		Repo *repoJSON `json:"repo"`
+	} `json:"head"`
+	Base struct {
+		Ref  string    `json:"ref"`
+		Repo *repoJSON `json:"repo"`
+	} `json:"base"`
+}
+
+type userJSON struct {
+	Login string `json:"login"`
+	Type  string `json:"type"`
+}
+
+type repoJSON struct {
+	FullName string `json:"full_name"`
+}
+
+// ParseEvent reads the payload of the event name from r. repo is the
+// workflow's repository (owner/name): a pull request whose head lives
+// elsewhere is a fork. An unsupported event yields an Event with only Name
+// and Action set.
+func ParseEvent(name, repo string, r io.Reader) (Event, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxEvent+1))
+	if err != nil {
+		return Event{}, fmt.Errorf("read event payload: %w", err)
+	}
+	if len(data) > maxEvent {
+		return Event{}, fmt.Errorf("event payload is larger than %d bytes", maxEvent)
+	}
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return Event{}, fmt.Errorf("parse %s event payload: %w", name, err)
+	}
+	ev := Event{Name: name, Action: p.Action}
+	switch name {
+	case EventPush:
+		ev.Push = &Push{Ref: p.Ref, After: p.After}
+	case EventPullRequest, EventPullRequestTarget:
+		err = p.fillPullRequest(&ev, repo)
+	case EventIssueComment:
+		err = p.fillComment(&ev)
+	case EventWorkflowDispatch:
+		ev.Dispatch = &Dispatch{Ref: p.Ref, Inputs: stringInputs(p.Inputs)}
+	}
+	return ev, err
+}
+
+func (p *payload) fillPullRequest(ev *Event, repo string) error {
+	pr := p.PullRequest
+	if pr == nil || pr.Number <= 0 || pr.Head.SHA == "" {
+		return errors.New("pull_request payload has no pull_request number and head.sha")
+	}
+	fork := pr.Head.Repo == nil || !strings.EqualFold(pr.Head.Repo.FullName, repo)
+	ev.PullRequest = &breaker.PullRequest{
+		Number: pr.Number, State: pr.State, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref,
+		BaseRef: pr.Base.Ref, Author: pr.User.Login, Fork: fork,
+	}
+	ev.Merged = pr.Merged
+	return nil
+}
+
+func (p *payload) fillComment(ev *Event) error {
+	if p.Comment == nil || p.Issue == nil || p.Issue.Number <= 0 {
+		return errors.New("issue_comment payload has no comment and issue number")
+	}
+	raw := strings.TrimSpace(string(p.Issue.PullRequest))
+	ev.Comment = &IssueComment{
+		Body: p.Comment.Body, Author: p.Comment.User.Login, AuthorType: p.Comment.User.Type,
+		Issue: p.Issue.Number, OnPullRequest: raw != "" && raw != "null",
+	}
+	return nil
+}
+
+// stringInputs keeps the dispatch inputs that are strings, booleans or
+// numbers, as text.
+func stringInputs(in map[string]any) map[string]string {
+	out := make(map[string]string, len(in))
+	for k, v := range in {
+		switch v := v.(type) {
+		case string:
+			out[k] = v
+		case bool, float64:
+			out[k] = fmt.Sprint(v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package actionenv
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Inputs are the action's inputs, validated. GitHub does not enforce
+// `required` nor types, so every input is checked here and a bad one is an
+// error naming the input and the fix.
+type Inputs struct {
+	Token         string
+	Results       []string // globs, one a line
+	Slice         string
+	Base          string
+	Graph         string
+	TrailerPrefix string
+	TagPrefix     string
+	Comment       bool
+	AgentActors   []string // logins that may never reset
+	BotLogin      string
+	FailOnTrip    bool
+	DryRun        bool
+}
+
+// InputNames are the names of every input the action reads, as action.yml
+// declares them.
+var InputNames = []string{
+	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
+	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run",
+}
+
+// The defaults applied when an input is empty (action.yml declares the same).
+const (
+	DefaultTrailerPrefix = "Greenlight-"
+	DefaultTagPrefix     = "greenlight/"
+	DefaultBotLogin      = "github-actions[bot]"
+)
+
+var (
+	sliceRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+	trailerRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,49}$`)
+	tagRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$`)
+	loginRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
+)
+
+// ValidSlice reports whether id may name a slice in a git ref: letters,
+// digits, '.', '_' and '-', starting with a letter or digit, no "..".
+func ValidSlice(id string) bool {
+	return sliceRE.MatchString(id) && !strings.Contains(id, "..") && !strings.HasSuffix(id, ".lock")
+}
+
+// Input returns the raw value of the input name, trimmed. Docker actions get
+// INPUT_<NAME> with the hyphens kept; the underscore spelling is accepted
+// too, for runs outside the runner.
+func (a *Action) Input(name string) string {
+	if v := a.gha.GetInput(name); v != "" {
+		return v
+	}
+	return a.gha.GetInput(strings.ReplaceAll(name, "-", "_"))
+}
+
+// Inputs reads and validates every input. The error joins one line per bad
+// input.
+func (a *Action) Inputs() (Inputs, error) {
+	in := Inputs{
+		Token:         a.Input("token"),
+		Results:       lines(a.Input("results"), false),
+		Slice:         a.Input("slice"),
+		Base:          a.Input("base"),
+		Graph:         a.Input("graph"),
+		TrailerPrefix: orDefault(a.Input("trailer-prefix"), DefaultTrailerPrefix),
+		TagPrefix:     orDefault(a.Input("tag-prefix"), DefaultTagPrefix),
+		AgentActors:   lines(a.Input("agent-actors"), true),
+		BotLogin:      orDefault(a.Input("bot-login"), DefaultBotLogin),
+	}
+	var errs []error
+	in.Comment, errs = a.boolInput("comment", true, errs)
+	in.FailOnTrip, errs = a.boolInput("fail-on-trip", true, errs)
+	in.DryRun, errs = a.boolInput("dry-run", false, errs)
+	errs = append(errs, in.check()...)
+	return in, errors.Join(errs...)
+}
+
+func (in Inputs) check() []error {
+	var errs []error
+	if in.Token == "" {
+		errs = append(errs, errors.New("input token is empty; pass `token: ${{ github.token }}` (the default) or a token with contents, pull-requests and issues access"))
+	}
+	if in.Slice != "" && !ValidSlice(in.Slice) {
+		errs = append(errs, fmt.Errorf("input slice %q is not a slice id; use letters, digits, '.', '_' and '-', e.g. S-3", in.Slice))
+	}
+	if !trailerRE.MatchString(in.TrailerPrefix) {
+		errs = append(errs, fmt.Errorf("input trailer-prefix %q is not a trailer key prefix; use letters, digits and '-', e.g. Greenlight-", in.TrailerPrefix))
+	}
+	if !tagRE.MatchString(in.TagPrefix) || strings.Contains(in.TagPrefix, "..") || strings.Contains(in.TagPrefix, "//") {
+		errs = append(errs, fmt.Errorf("input tag-prefix %q is not a tag name prefix; use letters, digits, '.', '_', '-' and single '/', e.g. greenlight/", in.TagPrefix))
+	}
+	if !loginRE.MatchString(in.BotLogin) {
+		errs = append(errs, fmt.Errorf("input bot-login %q is not a GitHub login; e.g. github-actions[bot]", in.BotLogin))
+	}
+	for _, l := range in.AgentActors {
+		if !loginRE.MatchString(l) {
+			errs = append(errs, fmt.Errorf("input agent-actors: %q is not a GitHub login; list one login a line", l))
+		}
+	}
+	return errs
+}
+
+// boolInput parses a boolean input: true or false in any case, the default
+// when empty.
+func (a *Action) boolInput(name string, def bool, errs []error) (bool, []error) {
+	v := a.Input(name)
+	switch strings.ToLower(v) {
+	case "":
+		return def, errs
+	case "true":
+		return true, errs
+	case "false":
+		return false, errs
+	}
+	return def, append(errs, fmt.Errorf("input %s: %q is not a boolean; use true or false", name, v))
+}
+
+// lines splits a multi-line input into trimmed non-empty lines; with commas,
+// commas separate values too.
+func lines(s string, commas bool) []string {
+	f := func(r rune) bool { return r == '\n' || r == '\r' || (commas && r == ',') }
+	var out []string
+	for _, l := range strings.FieldsFunc(s, f) {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,113 @@
+package breaker
+
+// evaluator carries the input, the normalised policy and the notes of one
+// evaluation.
+type evaluator struct {
+	in    Input
+	p     Policy
+	notes []string
+}
+
+// Evaluate folds the branch's commits and this run's observation into the
+// verdict for one slice (DESIGN §1–§2). It is pure, never fails and never
+// panics: whatever it could not use is said in Decision.Notes. Zero fields
+// of in.Policy take DefaultPolicy's values.
+func Evaluate(in Input) Decision {
+	e := &evaluator{in: in, p: in.Policy.normalized()}
+	e.observationNotes()
+	cands := collect(in, e.p)
+	slice, source := verdictSlice(in, cands)
+	atts := track(in, e.p, cands, slice)
+	e.resolveOutcomes(atts)
+	lock, info := scopeLock(in.Scope, slice)
+	e.checkScope(atts, lock)
+	cut, resetSHA, note := resetPoint(in, slice)
+	if note != "" {
+		e.notes = append(e.notes, note)
+	}
+	prior, current := splitAtReset(atts, cut)
+	d := Decision{
+		Policy:      e.p.Name,
+		Slice:       slice,
+		SliceSource: source,
+		Head:        e.head(),
+		HeadInfra:   in.Observation.Infra,
+		Limits:      Limits{PerTest: e.p.PerTestLimit, Slice: e.p.SliceLimit},
+		Checkpoint:  e.checkpoint(slice, atts),
+		ResetSHA:    resetSHA,
+		Scope:       info,
+		Prior:       attemptsOf(prior),
+		Attempts:    attemptsOf(current),
+	}
+	t := fold(current, d.Limits)
+	e.verdict(&d, t)
+	d.Tests = summarize(current, t, in.Observation)
+	d.Violations, d.Misreports = findings(current)
+	e.sliceNotes(d, len(atts), len(current))
+	if d.Tripped || in.Force {
+		d.Diagnostics = e.diagnose(d, current, t)
+	}
+	d.Notes = e.notes
+	return d
+}
+
+// verdict sets the state and trip fields from the fold; Force without a
+// trip is the manual pull cord and leaves the slice CLOSED.
+func (e *evaluator) verdict(d *Decision, t tally) {
+	d.TotalFailed = t.total
+	d.State = StateClosed
+	switch {
+	case t.reason != TripNone:
+		d.State, d.Tripped, d.TripReason, d.TrippedTest = StateOpen, true, t.reason, t.test
+	case e.in.Force:
+		d.TripReason = TripManual
+	}
+}
+
+// head is the commit this run is about: the observed head, else the
+// newest commit.
+func (e *evaluator) head() string {
+	if e.in.Observation.Head != "" {
+		return e.in.Observation.Head
+	}
+	if n := len(e.in.Commits); n > 0 {
+		return e.in.Commits[n-1].SHA
+	}
+	return ""
+}
+
+// checkpoint is the slice's rollback point: the parent of its first
+// attempt, counting attempts before any reset.
+func (e *evaluator) checkpoint(slice string, atts []tracked) Checkpoint {
+	cp := Checkpoint{Tag: checkpointTag(e.p, slice)}
+	if len(atts) > 0 {
+		cp.SHA = atts[0].commit.Parent
+	}
+	if sha, ok := e.in.Refs.Checkpoints[slice]; ok && sha != "" {
+		cp.Exists, cp.ExistingSHA = true, sha
+	}
+	if cp.Tag == "" && slice != "" {
+		e.notef("slice id %q cannot name a git tag: no checkpoint tag", slice)
+	}
+	return cp
+}
+
+// attemptsOf strips the evaluation bookkeeping from tracked attempts.
+func attemptsOf(atts []tracked) []Attempt {
+	var out []Attempt
+	for _, a := range atts {
+		out = append(out, a.Attempt)
+	}
+	return out
+}
+
+// findings lists the scope findings and misreports of the counted attempts.
+func findings(atts []tracked) (scope []ScopeFinding, mis []Misreport) {
+	for _, a := range atts {
+		scope = append(scope, a.findings...)
+		if a.Misreported {
+			mis = append(mis, Misreport{SHA: a.SHA, Test: a.Test, Claimed: a.Claimed, Observed: a.observed})
+		}
+	}
+	return scope, mis
+}

@@ -1,0 +1,54 @@
+package breaker
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestEvaluate_Golden pins the whole Decision, diagnostics' wording
+// included, for one scenario per trip kind. Refresh with -update.
+func TestEvaluate_Golden(t *testing.T) {
+	t.Parallel()
+	ceiling := input(chain(attempt("TestA"), attempt("TestA"), attempt("TestB"), attempt("TestB"),
+		attempt("TestC"), attempt("TestC", "+docs/notes.md", "Greenlight-Justify: docs/notes.md: TestC reads it"),
+		attempt("TestD", "~routes.go"), attempt("TestE")),
+		observe(sha(8), "TestA=fail", "TestB=fail", "TestC=fail", "TestD=pass", "TestE=pass"))
+	ceiling.Scope = fakeScope{prefix: "internal/"}
+	manual := input(chain(attempt("TestA", "Greenlight-Error: expected 2, got 3")), Observation{Head: sha(1), Infra: "build failed"})
+	manual.Force = true
+	tests := map[string]Input{
+		"per_test":      spiral([3]string{"got 500", "got 500", "got 500"}),
+		"slice_ceiling": ceiling,
+		"manual":        manual,
+	}
+	for name, in := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got, err := json.MarshalIndent(Evaluate(in), "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			path := filepath.Join("testdata", name+".golden.json")
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("read golden (run with -update to create): %v", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("Decision mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

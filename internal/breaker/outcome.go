@@ -1,0 +1,123 @@
+package breaker
+
+import (
+	"fmt"
+	"strings"
+)
+
+// resolveOutcomes applies the DESIGN §1 priority to every attempt of the
+// slice: CI's observation of the head, the Result trailer, a later attempt
+// on the same test, the test's status in this run.
+func (e *evaluator) resolveOutcomes(atts []tracked) {
+	later := make([]bool, len(atts)) // a later attempt on the same test exists
+	seen := map[string]bool{}
+	for i := len(atts) - 1; i >= 0; i-- {
+		later[i] = seen[atts[i].Test]
+		seen[atts[i].Test] = true
+	}
+	for i := range atts {
+		e.resolve(&atts[i], later[i])
+	}
+}
+
+// resolve decides the outcome of one attempt.
+func (e *evaluator) resolve(a *tracked, later bool) {
+	obs := e.in.Observation
+	a.Error = a.AgentError
+	if sameSHA(a.SHA, obs.Head) {
+		if e.fromCI(a) {
+			return
+		}
+	}
+	if e.fromTrailer(a) {
+		return
+	}
+	if later {
+		a.Result, a.Source = OutcomeFail, SourceLaterAttempt
+		return
+	}
+	t, ok := obs.Tests[a.Test]
+	if obs.Infra != "" || !ok {
+		a.Result, a.Source = OutcomeUnknown, SourceNone
+		return
+	}
+	a.Result, a.Source = statusOutcome(t.Status), SourceResults
+}
+
+// fromCI applies CI's observation of the head; false when CI did not
+// observe this test at this commit.
+func (e *evaluator) fromCI(a *tracked) bool {
+	obs := e.in.Observation
+	if obs.Infra != "" {
+		a.Result, a.Source = OutcomeInfra, SourceCI
+		return true
+	}
+	t, ok := obs.Tests[a.Test]
+	if !ok {
+		return false
+	}
+	a.Result, a.Source, a.observed = statusOutcome(t.Status), SourceCI, t.Status
+	if a.Result == OutcomeFail {
+		if out := ciOutput(t); out != "" {
+			a.Error, a.ciError = out, true
+		}
+		if strings.EqualFold(a.Claimed, string(OutcomePass)) {
+			a.Misreported = true
+		}
+	}
+	return true
+}
+
+// fromTrailer applies the agent's <prefix>Result trailer; false when it
+// is absent or not one of pass, fail, infra.
+func (e *evaluator) fromTrailer(a *tracked) bool {
+	if a.Claimed == "" {
+		return false
+	}
+	switch o := Outcome(strings.ToLower(a.Claimed)); o {
+	case OutcomePass, OutcomeFail, OutcomeInfra:
+		a.Result, a.Source = o, SourceTrailer
+		return true
+	}
+	e.notef("attempt %s on %q has %s %q, which is not pass, fail or infra: ignored",
+		short(a.SHA), a.Test, e.p.Key(TrailerResult), a.Claimed)
+	return false
+}
+
+// statusOutcome maps a result status to an outcome: a skip or an
+// unrecognised status proves nothing.
+func statusOutcome(s TestStatus) Outcome {
+	switch {
+	case s.Failed():
+		return OutcomeFail
+	case s == StatusPass:
+		return OutcomePass
+	}
+	return OutcomeUnknown
+}
+
+// ciOutput is CI's exact failure text for a test: its message, then its
+// output, each once.
+func ciOutput(t ObservedTest) string {
+	msg, out := strings.TrimRight(t.Message, "\n"), strings.TrimRight(t.Output, "\n")
+	switch {
+	case msg == "":
+		return out
+	case out == "" || msg == out:
+		return msg
+	}
+	return msg + "\n" + out
+}
+
+// short abbreviates a commit SHA for prose.
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+// notef adds a note to the decision.
+func (e *evaluator) notef(format string, args ...any) {
+	e.notes = append(e.notes, fmt.Sprintf(format, args...))
+}

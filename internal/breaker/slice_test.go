@@ -1,0 +1,89 @@
+package breaker
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEvaluate_Slices(t *testing.T) {
+	t.Parallel()
+	twoSlices := chain(
+		spec("Greenlight-Slice: S-2", "Greenlight-Test: TestA"),
+		spec("Greenlight-Slice: S-2", "Greenlight-Test: TestA"),
+		spec("Greenlight-Slice: S-3", "Greenlight-Test: TestA"),
+		spec("Greenlight-Slice: S-3", "Greenlight-Test: TestA"),
+	)
+	untagged := chain(spec("Greenlight-Test: TestA"), spec("Greenlight-Test: TestA"))
+	tests := []struct {
+		name                    string
+		in                      Input
+		slice, source, checkSHA string
+		total                   int
+	}{
+		{"the newest attempt's slice", input(twoSlices, observe(sha(4), "TestA=fail")), "S-3", SliceFromTrailer, sha(2), 2},
+		{"a requested slice", Input{Commits: twoSlices, Slice: "S-2", Observation: observe(sha(4), "TestA=fail")},
+			"S-2", SliceFromFlag, sha(0), 2},
+		{"a requested slice claims untagged commits", Input{Commits: untagged, Slice: "S-7",
+			Observation: observe(sha(2), "TestA=fail")}, "S-7", SliceFromFlag, sha(0), 2},
+		{"the branch name", Input{Commits: untagged, Branch: "agent/S-12-fix",
+			Observation: observe(sha(2), "TestA=fail")}, "S-12", SliceFromBranch, sha(0), 2},
+		{"no attempts, slice from the branch", Input{Branch: "agent/S-4"}, "S-4", SliceFromBranch, "", 0},
+		{"no slice anywhere", Input{Commits: untagged, Observation: observe(sha(2), "TestA=fail")}, "", "", sha(0), 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := Evaluate(tt.in)
+			got := []any{d.Slice, d.SliceSource, d.Checkpoint.SHA, d.TotalFailed}
+			want := []any{tt.slice, tt.source, tt.checkSHA, tt.total}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Evaluate() slice mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestBranchSlice(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"agent/S-3-fix": "S-3",
+		"S-01":          "S-01",
+		"feat/S-12":     "S-12",
+		"ABS-3":         "",
+		"main":          "",
+		"s-3":           "",
+		"x/S-":          "",
+	}
+	for branch, want := range tests {
+		t.Run(branch, func(t *testing.T) {
+			t.Parallel()
+			if got := BranchSlice(branch); got != want {
+				t.Errorf("BranchSlice(%q) = %q, want %q", branch, got, want)
+			}
+		})
+	}
+}
+
+func TestCheckpointTag(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"S-3":      "greenlight/checkpoint/S-3",
+		"slice/a":  "greenlight/checkpoint/slice/a",
+		"":         "",
+		"S 3":      "",
+		"S..3":     "",
+		"S-3.lock": "",
+		"S~3":      "",
+		"/S":       "",
+		"S\x01":    "",
+	}
+	for slice, want := range tests {
+		t.Run(slice, func(t *testing.T) {
+			t.Parallel()
+			if got := checkpointTag(DefaultPolicy(), slice); got != want {
+				t.Errorf("checkpointTag(%q) = %q, want %q", slice, got, want)
+			}
+		})
+	}
+}

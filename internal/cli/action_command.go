@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/greenlight-ci/breaker/internal/actionenv"
+)
+
+// commandKind is a /breaker breakerCmd a pull request comment can carry.
+type commandKind string
+
+const (
+	cmdDebug commandKind = "debug"
+	cmdReset commandKind = "reset"
+)
+
+// breakerCmd is a parsed /breaker comment breakerCmd.
+type breakerCmd struct {
+	kind     commandKind
+	slice    string // reset: the slice named, "" = the current one
+	rollback bool   // reset: restore the checkpoint's tree first
+	guidance string // reset: free text for the agent
+	problem  string // why the breakerCmd is malformed; "" when it is fine
+}
+
+// parseCommand reads a /breaker breakerCmd from the first non-empty line of a
+// comment body. ok is false when the comment is not a /breaker breakerCmd at
+// all (ordinary conversation). The words after "reset" are: an optional
+// slice id (a valid id that contains a digit, e.g. S-3), an optional
+// --rollback, then guidance, which is everything else including later lines.
+func parseCommand(body string) (cmd breakerCmd, ok bool) {
+	first, rest := firstLine(body)
+	words := strings.Fields(first)
+	if len(words) == 0 || words[0] != "/breaker" {
+		return breakerCmd{}, false
+	}
+	if len(words) < 2 {
+		return breakerCmd{problem: "say /breaker debug or /breaker reset [slice] [--rollback] [guidance]"}, true
+	}
+	switch strings.ToLower(words[1]) {
+	case string(cmdDebug):
+		return breakerCmd{kind: cmdDebug}, true
+	case string(cmdReset):
+		return parseReset(words[2:], rest), true
+	}
+	return breakerCmd{problem: "unknown breakerCmd " + quoteWord(words[1]) + "; the commands are /breaker debug and /breaker reset"}, true
+}
+
+func parseReset(words []string, rest string) breakerCmd {
+	cmd := breakerCmd{kind: cmdReset}
+	if len(words) > 0 && looksLikeSlice(words[0]) {
+		cmd.slice, words = words[0], words[1:]
+	}
+	if len(words) > 0 && words[0] == "--rollback" {
+		cmd.rollback, words = true, words[1:]
+	}
+	for _, w := range words {
+		if strings.HasPrefix(w, "--") {
+			cmd.problem = "unknown option " + quoteWord(w) + "; the only option is --rollback, right after the slice"
+			return cmd
+		}
+		break
+	}
+	cmd.guidance = strings.TrimSpace(strings.Join(words, " ") + "\n" + rest)
+	return cmd
+}
+
+// looksLikeSlice tells a slice id from the first word of guidance.
+func looksLikeSlice(w string) bool {
+	return actionenv.ValidSlice(w) && strings.ContainsFunc(w, unicode.IsDigit)
+}
+
+func firstLine(body string) (line, rest string) {
+	body = strings.TrimLeft(strings.ReplaceAll(body, "\r\n", "\n"), " \t\n")
+	line, rest, _ = strings.Cut(body, "\n")
+	return strings.TrimSpace(line), rest
+}
+
+// quoteWord quotes a word the commenter wrote, cut short, for a reply.
+func quoteWord(w string) string {
+	if r := []rune(w); len(r) > 40 {
+		w = string(r[:40]) + "…"
+	}
+	return "\"" + w + "\""
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// dryRunForge reads from GitHub and writes nothing: every write is logged
+// and reported as done, so the run goes on as it would.
+type dryRunForge struct {
+	breaker.Forge
+	log func(string)
+}
+
+func (f *dryRunForge) CreateComment(_ context.Context, pr int, body string) (breaker.Comment, error) {
+	f.log("would create a comment on #" + strconv.Itoa(pr) + " (" + strconv.Itoa(len(body)) + " bytes)")
+	return breaker.Comment{Body: body}, nil
+}
+
+func (f *dryRunForge) EditComment(_ context.Context, id int64, body string) error {
+	f.log("would edit comment " + strconv.FormatInt(id, 10) + " (" + strconv.Itoa(len(body)) + " bytes)")
+	return nil
+}
+
+func (f *dryRunForge) CreateRef(_ context.Context, ref, sha string) error {
+	f.log("would create " + ref + " at " + short(sha))
+	return nil
+}
+
+func (f *dryRunForge) UpdateRef(_ context.Context, ref, sha string, _ bool) error {
+	f.log("would move " + ref + " to " + short(sha))
+	return nil
+}
+
+func (f *dryRunForge) DeleteRef(_ context.Context, ref string) error {
+	f.log("would delete " + ref)
+	return nil
+}
+
+func (f *dryRunForge) CreateCommit(_ context.Context, _, tree string, parents []string) (string, error) {
+	f.log("would create a commit with tree " + short(tree))
+	if len(parents) > 0 {
+		return parents[0], nil
+	}
+	return "", nil
+}

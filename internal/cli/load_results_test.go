@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/greenlight-ci/breaker/internal/testresult"
+)
+
+const passingJUnit = `<testsuite><testcase classname="c" name="t"/></testsuite>`
+
+// writeFiles creates files (path → content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// fileErrors maps each file of rep to its error text ("" when read).
+func fileErrors(rep testresult.Report) map[string]string {
+	got := map[string]string{}
+	for _, f := range rep.Files {
+		got[f.Path] = ""
+		if f.Err != nil {
+			got[f.Path] = f.Err.Error()
+		}
+	}
+	return got
+}
+
+func TestLoadResults_RefusesEscapes(t *testing.T) {
+	t.Parallel()
+	top := t.TempDir()
+	ws := filepath.Join(top, "ws")
+	writeFiles(t, top, map[string]string{"outside.xml": "<testsuite><testcase name=\"SECRET\"/></testsuite>"})
+	writeFiles(t, ws, map[string]string{"out/good.xml": passingJUnit})
+	links := map[string]string{
+		"out/environ.xml":  "/proc/self/environ",
+		"out/up":           "../..",
+		"out/outside.xml":  "../../outside.xml",
+		"out/dangling.xml": "nowhere.xml",
+		"out/inside.xml":   "good.xml",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(ws, name)); err != nil {
+			t.Skipf("symlinks unavailable: %v", err)
+		}
+	}
+	rep, err := loadResults(ws, []string{"out/**/*.xml", "out/up/outside.xml", filepath.Join(ws, "out", "good.xml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "refused: the path or a symlink on it leads outside the workspace; not read"
+	want := map[string]string{
+		"out/good.xml":       "",
+		"out/inside.xml":     "",
+		"out/environ.xml":    "out/environ.xml: " + refused,
+		"out/outside.xml":    "out/outside.xml: " + refused,
+		"out/up/outside.xml": "out/up/outside.xml: " + refused,
+		"out/dangling.xml":   "out/dangling.xml: no such file (or a symlink to nothing)",
+	}
+	if diff := cmp.Diff(want, fileErrors(rep)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	for _, tc := range rep.Tests {
+		if tc.Name == "SECRET" {
+			t.Errorf("read a file outside the workspace")
+		}
+	}
+}
+
+func TestLoadResults_Caps(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	pad := func(n int) string { return passingJUnit + strings.Repeat(" ", n-len(passingJUnit)) }
+	writeFiles(t, ws, map[string]string{"a.xml": pad(90), "b.xml": pad(120), "c.xml": pad(90), "d.xml": pad(60)})
+	rep, err := loadResultsWith(ws, []string{"*.xml"}, resultLimits{MaxFileBytes: 100, MaxTotalBytes: 160})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a.xml": "",
+		"b.xml": "b.xml: 120 bytes is over the 100 bytes per-file cap; not read",
+		"c.xml": "c.xml: reading its 90 bytes would pass the 160 bytes cap for all result files; not read",
+		"d.xml": "",
+	}
+	if diff := cmp.Diff(want, fileErrors(rep)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	wantJoined := want["b.xml"] + "\n" + want["c.xml"]
+	if err := unreadableResults(rep); err == nil || err.Error() != wantJoined {
+		t.Errorf("unreadableResults: got %v, want %q", err, wantJoined)
+	}
+}
+
+func TestLoadResults_NoMatchIsInfra(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{"dir.xml/x.txt": "not a result"})
+	rep, err := loadResults(ws, []string{"**/*.xml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rep.Infra, "no result files matched **/*.xml"; got != want || len(rep.Files) != 0 {
+		t.Errorf("got infra %q and %d files, want %q and none", got, len(rep.Files), want)
+	}
+}
+
+// TestResults_EnricoMiFixtures reads every JUnit fixture in one run: the
+// unparseable ones are per-file errors naming the file, the others are read.
+func TestResults_EnricoMiFixtures(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "junit", "enricomi")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared fixtures missing (%v)", err)
+	}
+	code, out, _ := runBreaker(t, "results", "--format", "json", "--workspace", dir, "**/*.xml")
+	if code != ExitError {
+		t.Errorf("got exit %d, want 1", code)
+	}
+	var got resultsJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	errs := map[string]string{}
+	for _, f := range got.Files {
+		if f.Error != nil {
+			errs[f.Path] = *f.Error
+		}
+	}
+	want := map[string]string{
+		"non-junit.xml":          "non-junit.xml: offset 39 (line 2): not a JUnit XML file: the root element is <suites>, not <testsuites> or <testsuite>",
+		"pytest/corrupt-xml.xml": "pytest/corrupt-xml.xml: offset 769 (line 11): unexpected end of file inside <skipped> (the file is truncated)",
+	}
+	if diff := cmp.Diff(want, errs); diff != "" {
+		t.Errorf("file errors (-want +got):\n%s", diff)
+	}
+	if len(got.Files) != 29 || got.Counts.Total < 300 {
+		t.Errorf("got %d files and %d tests, want every other file read", len(got.Files), got.Counts.Total)
+	}
+}

@@ -1,0 +1,184 @@
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// DefaultAPIURL is the API of github.com, used when Config.APIURL is empty.
+const DefaultAPIURL = "https://api.github.com/"
+
+// DefaultMaxWait bounds the time spent waiting out rate limits for one
+// request when Config.MaxWait is zero.
+const DefaultMaxWait = time.Minute
+
+// ErrUnauthorized is returned (wrapped) when GitHub answers 401: the
+// token is missing, expired or wrong.
+var ErrUnauthorized = errors.New("unauthorized")
+
+// ErrNotFound is returned (wrapped) when GitHub answers 404 where the
+// method has no "missing" result of its own.
+var ErrNotFound = errors.New("not found")
+
+// Config configures a Client.
+type Config struct {
+	Token string
+	// APIURL is the REST API base, from GITHUB_API_URL; GitHub Enterprise
+	// Server's is "https://HOST/api/v3". Empty means DefaultAPIURL.
+	APIURL string
+	Owner  string
+	Repo   string
+	// HTTPClient supplies the base transport and, if set, the timeout of
+	// a whole request including its waits and retries; nil means
+	// http.DefaultTransport and MaxWait plus two minutes.
+	HTTPClient *http.Client
+	// MaxWait bounds the rate-limit waits of one request; zero means
+	// DefaultMaxWait. A longer limit fails with a *RateLimitError.
+	MaxWait time.Duration
+	// Sleep waits d or until ctx ends; nil means a real timer. Tests
+	// inject one that records and returns at once.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock used to read x-ratelimit-reset; nil means time.Now.
+	Now       func() time.Time
+	UserAgent string // empty means "greenlight-breaker"
+}
+
+// Client is the go-github adapter bound to one repository. It
+// implements breaker.Forge and is safe for concurrent use.
+type Client struct {
+	gh          *github.Client
+	owner, repo string
+	token       string
+}
+
+var _ breaker.Forge = (*Client)(nil)
+
+// New returns a Client for cfg.Owner/cfg.Repo.
+func New(cfg Config) (*Client, error) {
+	if cfg.Owner == "" || cfg.Repo == "" {
+		return nil, errors.New("ghapi: owner and repository are required")
+	}
+	base, err := apiURL(cfg.APIURL)
+	if err != nil {
+		return nil, err
+	}
+	t := &transport{base: http.DefaultTransport, maxWait: cfg.MaxWait, sleep: cfg.Sleep, now: cfg.Now}
+	if t.maxWait <= 0 {
+		t.maxWait = DefaultMaxWait
+	}
+	if t.sleep == nil {
+		t.sleep = sleepContext
+	}
+	if t.now == nil {
+		t.now = time.Now
+	}
+	// The timeout covers a whole request, its waits and retries included.
+	hc := &http.Client{Timeout: t.maxWait + 2*time.Minute, Transport: t}
+	if cfg.HTTPClient != nil {
+		hc.Jar = cfg.HTTPClient.Jar
+		if cfg.HTTPClient.Timeout > 0 {
+			hc.Timeout = cfg.HTTPClient.Timeout
+		}
+		if cfg.HTTPClient.Transport != nil {
+			t.base = cfg.HTTPClient.Transport
+		}
+	}
+	c := &Client{owner: cfg.Owner, repo: cfg.Repo, token: cfg.Token}
+	c.gh = github.NewClient(hc)
+	if cfg.Token != "" {
+		c.gh = c.gh.WithAuthToken(cfg.Token)
+	}
+	c.gh.BaseURL = base
+	c.gh.UserAgent = "greenlight-breaker"
+	if cfg.UserAgent != "" {
+		c.gh.UserAgent = cfg.UserAgent
+	}
+	return c, nil
+}
+
+// apiURL parses GITHUB_API_URL, giving it the trailing slash go-github
+// needs.
+func apiURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		raw = DefaultAPIURL
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("ghapi: api url %q is not an http(s) url", raw)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u, nil
+}
+
+// call runs one go-github request and maps its error.
+func (c *Client) call(op string, fn func() (*github.Response, error)) (*github.Response, error) {
+	resp, err := fn()
+	return resp, c.wrap(op, resp, err)
+}
+
+// status is the HTTP status of resp, or 0.
+func status(resp *github.Response) int {
+	if resp == nil || resp.Response == nil {
+		return 0
+	}
+	return resp.StatusCode
+}
+
+// wrap gives err its operation, a sentinel for the statuses callers
+// branch on, and removes the token from its text.
+func (c *Client) wrap(op string, resp *github.Response, err error) error {
+	if err == nil {
+		return nil
+	}
+	var limit *RateLimitError
+	switch {
+	case errors.As(err, &limit):
+		err = fmt.Errorf("%s: %w", op, limit)
+	case status(resp) == http.StatusUnauthorized:
+		err = fmt.Errorf("%s: %w: %w", op, ErrUnauthorized, err)
+	case status(resp) == http.StatusForbidden:
+		err = fmt.Errorf("%s: %w: %w", op, breaker.ErrForbidden, err)
+	case status(resp) == http.StatusNotFound:
+		err = fmt.Errorf("%s: %w: %w", op, ErrNotFound, err)
+	default:
+		err = fmt.Errorf("%s: %w", op, err)
+	}
+	return c.redact(err)
+}
+
+// redactedError hides the token in an error's text and keeps the chain
+// for errors.Is and errors.As.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+func (c *Client) redact(err error) error {
+	if err == nil || c.token == "" || !strings.Contains(err.Error(), c.token) {
+		return err
+	}
+	return &redactedError{msg: strings.ReplaceAll(err.Error(), c.token, "[redacted]"), err: err}
+}
+
+// message is GitHub's error message in err, or "".
+func message(err error) string {
+	var e *github.ErrorResponse
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return ""
+}

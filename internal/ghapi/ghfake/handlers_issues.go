@@ -1,0 +1,189 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+const docsURL = "https://docs.github.com/rest"
+
+func (s *Server) getUser(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	login := s.user
+	s.mu.Unlock()
+	if login == "" {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration", docsURL+"/users/users#get-the-authenticated-user")
+		return
+	}
+	writeJSON(w, http.StatusOK, userJSON(login))
+}
+
+func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	s.mu.Lock()
+	pr, ok := s.prs[n]
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/pulls/pulls#get-a-pull-request")
+		return
+	}
+	writeJSON(w, http.StatusOK, s.pullJSON(pr))
+}
+
+func (s *Server) pullsForCommit(w http.ResponseWriter, r *http.Request) {
+	sha := r.PathValue("sha")
+	s.mu.Lock()
+	var prs []breaker.PullRequest
+	for _, pr := range s.prs {
+		if pr.HeadSHA == sha {
+			prs = append(prs, pr)
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(prs, func(a, b breaker.PullRequest) int { return a.Number - b.Number })
+	out := make([]map[string]any, 0, len(prs))
+	for _, pr := range prs {
+		out = append(out, s.pullJSON(pr))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// issue returns the pull request number in the path, answering 404 when
+// no such pull request was added.
+func (s *Server) issue(w http.ResponseWriter, r *http.Request) (int, bool) {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	s.mu.Lock()
+	_, ok := s.prs[n]
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments")
+	}
+	return n, ok
+}
+
+func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
+	n, ok := s.issue(w, r)
+	if !ok {
+		return
+	}
+	perPage := queryInt(r, "per_page", 30)
+	perPage = min(max(perPage, 1), s.maxPerPage)
+	page := max(queryInt(r, "page", 1), 1)
+	var all []comment
+	s.mu.Lock()
+	for _, c := range s.comments {
+		if c.Issue == n {
+			all = append(all, c)
+		}
+	}
+	s.mu.Unlock()
+	last := max((len(all)+perPage-1)/perPage, 1)
+	out := []map[string]any{}
+	for i := (page - 1) * perPage; i < min(page*perPage, len(all)); i++ {
+		out = append(out, s.commentJSON(all[i]))
+	}
+	if link := s.linkHeader(r, perPage, page, last); link != "" {
+		w.Header().Set("Link", link)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// linkHeader renders GitHub's pagination Link header.
+func (s *Server) linkHeader(r *http.Request, perPage, page, last int) string {
+	at := func(p int, rel string) string {
+		return fmt.Sprintf(`<%s%s?per_page=%d&page=%d>; rel="%s"`, s.srv.URL, r.URL.EscapedPath(), perPage, p, rel)
+	}
+	var parts []string
+	if page > 1 {
+		parts = append(parts, at(min(page-1, last), "prev"))
+	}
+	if page < last {
+		parts = append(parts, at(page+1, "next"), at(last, "last"))
+	}
+	if page > 1 {
+		parts = append(parts, at(1, "first"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func queryInt(r *http.Request, key string, def int) int {
+	n, err := strconv.Atoi(r.URL.Query().Get(key))
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
+	n, ok := s.issue(w, r)
+	if !ok {
+		return
+	}
+	var in struct {
+		Body *string `json:"body"`
+	}
+	if json.NewDecoder(r.Body).Decode(&in) != nil || in.Body == nil {
+		writeError(w, http.StatusUnprocessableEntity, "Invalid request.\n\n\"body\" wasn't supplied.", docsURL+"/issues/comments#create-an-issue-comment")
+		return
+	}
+	s.mu.Lock()
+	author := s.user
+	if author == "" {
+		author = BotLogin
+	}
+	id := s.addComment(n, author, *in.Body)
+	c := s.comments[len(s.comments)-1]
+	s.mu.Unlock()
+	w.Header().Set("Location", s.apiURL("/repos/%s/%s/issues/comments/%d", s.owner, s.repo, id))
+	writeJSON(w, http.StatusCreated, s.commentJSON(c))
+}
+
+func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	var in struct {
+		Body *string `json:"body"`
+	}
+	if json.NewDecoder(r.Body).Decode(&in) != nil || in.Body == nil {
+		writeError(w, http.StatusUnprocessableEntity, "Invalid request.\n\n\"body\" wasn't supplied.", docsURL+"/issues/comments#update-an-issue-comment")
+		return
+	}
+	s.mu.Lock()
+	i := slices.IndexFunc(s.comments, func(c comment) bool { return c.ID == id })
+	if i >= 0 {
+		s.comments[i].Body = *in.Body
+	}
+	var c comment
+	if i >= 0 {
+		c = s.comments[i]
+	}
+	s.mu.Unlock()
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments#update-an-issue-comment")
+		return
+	}
+	writeJSON(w, http.StatusOK, s.commentJSON(c))
+}
+
+func (s *Server) getPermission(w http.ResponseWriter, r *http.Request) {
+	login := r.PathValue("login")
+	s.mu.Lock()
+	role, ok := s.perms[strings.ToLower(login)]
+	s.mu.Unlock()
+	if !ok {
+		role = "none"
+	}
+	perm := role
+	switch role {
+	case "maintain":
+		perm = "write"
+	case "triage":
+		perm = "read"
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"permission": perm, "role_name": role, "user": userJSON(login)})
+}

@@ -1,0 +1,213 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// DefaultOwner and DefaultRepo name the repository the server hosts
+// unless WithRepo says otherwise; they match the webhook fixtures.
+const (
+	DefaultOwner = "Codertocat"
+	DefaultRepo  = "Hello-World"
+)
+
+// BotLogin is the author of comments written through the API while no
+// user is set with SetUser, as for a workflow's GITHUB_TOKEN.
+const BotLogin = "github-actions[bot]"
+
+// Call is one request the server received.
+type Call struct {
+	Method string
+	Path   string // unescaped, without the API prefix, e.g. "/repos/o/r/git/refs"
+	Query  string // raw query string
+	Body   string
+}
+
+// String renders the call as "METHOD /path".
+func (c Call) String() string { return c.Method + " " + c.Path }
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithRepo sets the owner and name of the hosted repository.
+func WithRepo(owner, repo string) Option {
+	return func(s *Server) { s.owner, s.repo = owner, repo }
+}
+
+// WithPrefix serves the API under a path prefix, as GitHub Enterprise
+// Server does with "/api/v3".
+func WithPrefix(prefix string) Option {
+	return func(s *Server) { s.prefix = "/" + strings.Trim(prefix, "/") }
+}
+
+// WithToken makes the server answer 401 to requests that do not carry
+// the token in their Authorization header.
+func WithToken(token string) Option {
+	return func(s *Server) { s.token = token }
+}
+
+// WithMaxPerPage caps the page size of list endpoints (GitHub's cap is
+// 100) so that pagination can be exercised with few items.
+func WithMaxPerPage(n int) Option {
+	return func(s *Server) {
+		if n > 0 {
+			s.maxPerPage = n
+		}
+	}
+}
+
+// Server is a stateful fake of the GitHub REST API subset the breaker
+// uses. It is safe for concurrent use.
+type Server struct {
+	t          testing.TB
+	srv        *httptest.Server
+	owner      string
+	repo       string
+	prefix     string
+	token      string
+	maxPerPage int
+
+	mu       sync.Mutex
+	user     string
+	prs      map[int]breaker.PullRequest
+	comments []comment
+	nextID   int64
+	refs     map[string]string
+	perms    map[string]string
+	commits  map[string]commit
+	failures []Failure
+	calls    []Call
+}
+
+// New starts a fake GitHub API server that is closed when the test ends.
+func New(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s := &Server{
+		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
+		prs: map[int]breaker.PullRequest{}, nextID: 1000,
+		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},
+	}
+	for _, opt := range opts {
+		opt(s)
+	}
+	s.srv = httptest.NewServer(s.routes())
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// URL returns the API base URL with a trailing slash, the value to give
+// as GITHUB_API_URL.
+func (s *Server) URL() string { return s.srv.URL + s.prefix + "/" }
+
+// Owner returns the owner of the hosted repository.
+func (s *Server) Owner() string { return s.owner }
+
+// Repo returns the name of the hosted repository.
+func (s *Server) Repo() string { return s.repo }
+
+// Calls returns the requests received so far, in order.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// CallCount returns how many requests the server received.
+func (s *Server) CallCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.calls)
+}
+
+// ResetCalls forgets the recorded requests.
+func (s *Server) ResetCalls() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = nil
+}
+
+// serve records each request, applies injected failures and the token
+// check, then routes it.
+func (s *Server) serve(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 10<<20))
+		p := strings.TrimPrefix(r.URL.Path, s.prefix)
+		s.mu.Lock()
+		s.calls = append(s.calls, Call{Method: r.Method, Path: p, Query: r.URL.RawQuery, Body: string(body)})
+		f, failed := s.takeFailure(r.Method, p)
+		s.mu.Unlock()
+		if failed {
+			f.write(w)
+			return
+		}
+		if s.token != "" && !authorized(r.Header.Get("Authorization"), s.token) {
+			writeError(w, http.StatusUnauthorized, "Bad credentials", "https://docs.github.com/rest")
+			return
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		mux.ServeHTTP(w, r)
+	})
+}
+
+func authorized(header, token string) bool {
+	return header == "Bearer "+token || header == "token "+token
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	repo := s.prefix + "/repos/{owner}/{repo}"
+	handle := func(pattern string, h http.HandlerFunc) {
+		method, p, _ := strings.Cut(pattern, " ")
+		mux.HandleFunc(method+" "+repo+p, s.inRepo(h))
+	}
+	mux.HandleFunc("GET "+s.prefix+"/user", s.getUser)
+	handle("GET /pulls/{number}", s.getPull)
+	handle("GET /commits/{sha}/pulls", s.pullsForCommit)
+	handle("GET /issues/{number}/comments", s.listComments)
+	handle("POST /issues/{number}/comments", s.createComment)
+	handle("PATCH /issues/comments/{id}", s.editComment)
+	handle("GET /git/ref/{ref...}", s.getRef)
+	handle("POST /git/refs", s.createRef)
+	handle("PATCH /git/refs/{ref...}", s.updateRef)
+	handle("DELETE /git/refs/{ref...}", s.deleteRef)
+	handle("GET /collaborators/{login}/permission", s.getPermission)
+	handle("GET /git/commits/{sha}", s.getCommit)
+	handle("POST /git/commits", s.createCommit)
+	mux.HandleFunc("/", s.unknown)
+	return s.serve(mux)
+}
+
+// inRepo answers for the hosted repository only; another repository is
+// a test bug, reported like an unknown route.
+func (s *Server) inRepo(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !strings.EqualFold(r.PathValue("owner"), s.owner) || !strings.EqualFold(r.PathValue("repo"), s.repo) {
+			s.unknown(w, r)
+			return
+		}
+		h(w, r)
+	}
+}
+
+func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
+	s.t.Errorf("ghfake: unexpected request %s %s", r.Method, r.URL.Path)
+	writeError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest")
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, message, doc string) {
+	writeJSON(w, status, map[string]any{"message": message, "documentation_url": doc})
+}

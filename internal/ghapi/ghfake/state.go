@@ -1,0 +1,130 @@
+package ghfake
+
+import (
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// AddPullRequest adds or replaces a pull request of the hosted
+// repository. An empty State means "open"; Fork makes the head
+// repository Author's fork.
+func (s *Server) AddPullRequest(pr breaker.PullRequest) {
+	if pr.State == "" {
+		pr.State = "open"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.prs[pr.Number] = pr
+}
+
+// AddComment adds a comment by author on pull request pr and returns
+// its ID. The pull request need not have been added.
+func (s *Server) AddComment(pr int, author, body string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addComment(pr, author, body)
+}
+
+func (s *Server) addComment(pr int, author, body string) int64 {
+	s.nextID++
+	s.comments = append(s.comments, comment{ID: s.nextID, Issue: pr, Author: author, Body: body})
+	return s.nextID
+}
+
+// Comments returns the comments on pull request pr, oldest first.
+func (s *Server) Comments(pr int) []breaker.Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []breaker.Comment
+	for _, c := range s.comments {
+		if c.Issue == pr {
+			out = append(out, breaker.Comment{ID: c.ID, Author: c.Author, Body: c.Body})
+		}
+	}
+	return out
+}
+
+// SetPermission sets login's permission on the repository: "admin",
+// "maintain", "write", "triage", "read" or "none". As on GitHub, the
+// response's "permission" field says "write" for maintain and "read"
+// for triage, and "role_name" gives the role. Logins never set answer
+// "none".
+func (s *Server) SetPermission(login, perm string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.perms[strings.ToLower(login)] = perm
+}
+
+// SetUser makes GET /user answer login and makes comments written
+// through the API authored by login. Until it is called, GET /user
+// answers 403 and API comments are authored by BotLogin, as with a
+// workflow's GITHUB_TOKEN. SetUser("") restores that.
+func (s *Server) SetUser(login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.user = login
+}
+
+// SetRef sets a ref, named without "refs/" (e.g. "tags/v1"), to sha.
+func (s *Server) SetRef(ref, sha string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refs[strings.TrimPrefix(ref, "refs/")] = sha
+}
+
+// Ref returns the SHA a ref (named without "refs/") points at.
+func (s *Server) Ref(ref string) (sha string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sha, ok = s.refs[strings.TrimPrefix(ref, "refs/")]
+	return sha, ok
+}
+
+// Refs returns a copy of every ref, keyed by name without "refs/".
+func (s *Server) Refs() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]string, len(s.refs))
+	for k, v := range s.refs {
+		out[k] = v
+	}
+	return out
+}
+
+// AddCommit records a commit object so that GET git/commits/{sha}
+// answers it and fast-forward checks on ref updates can walk it.
+func (s *Server) AddCommit(sha, tree, message string, parents ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.commits[sha] = commit{Tree: tree, Message: message, Parents: parents}
+}
+
+// Commit returns a commit object known to the server, including those
+// created through the API.
+func (s *Server) Commit(sha string) (tree, message string, parents []string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.commits[sha]
+	return c.Tree, c.Message, append([]string(nil), c.Parents...), ok
+}
+
+// descends reports whether sha has ancestor among its ancestors (or is
+// it). Unknown commits end the walk. The caller holds s.mu.
+func (s *Server) descends(sha, ancestor string) bool {
+	seen := map[string]bool{}
+	queue := []string{sha}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if cur == ancestor {
+			return true
+		}
+		if seen[cur] {
+			continue
+		}
+		seen[cur] = true
+		queue = append(queue, s.commits[cur].Parents...)
+	}
+	return false
+}

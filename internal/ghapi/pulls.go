@@ -1,0 +1,111 @@
+package ghapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// Identity returns the login of the token's user (GET /user), or ""
+// when GitHub will not say: a workflow's GITHUB_TOKEN answers 403.
+func (c *Client) Identity(ctx context.Context) (string, error) {
+	var user *github.User
+	resp, err := c.call("get authenticated user", func() (r *github.Response, err error) {
+		user, r, err = c.gh.Users.Get(ctx, "")
+		return r, err
+	})
+	if s := status(resp); err != nil && (s == http.StatusForbidden || s == http.StatusNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return user.GetLogin(), nil
+}
+
+// PullRequest returns pull request number of the repository.
+func (c *Client) PullRequest(ctx context.Context, number int) (breaker.PullRequest, error) {
+	var pr *github.PullRequest
+	_, err := c.call(fmt.Sprintf("get pull request #%d", number), func() (r *github.Response, err error) {
+		pr, r, err = c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
+		return r, err
+	})
+	if err != nil {
+		return breaker.PullRequest{}, err
+	}
+	return toPullRequest(pr), nil
+}
+
+// FindPullRequest returns the open pull request of this repository
+// whose head is sha (GET commits/{sha}/pulls); found is false when there
+// is none.
+func (c *Client) FindPullRequest(ctx context.Context, sha string) (breaker.PullRequest, bool, error) {
+	var prs []*github.PullRequest
+	_, err := c.call("list pull requests of commit "+sha, func() (r *github.Response, err error) {
+		prs, r, err = c.gh.PullRequests.ListPullRequestsWithCommit(ctx, c.owner, c.repo, sha, &github.ListOptions{PerPage: 100})
+		return r, err
+	})
+	if err != nil {
+		return breaker.PullRequest{}, false, err
+	}
+	for _, pr := range prs {
+		base := pr.GetBase().GetRepo().GetFullName()
+		ours := base == "" || strings.EqualFold(base, c.owner+"/"+c.repo)
+		if ours && pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
+			return toPullRequest(pr), true, nil
+		}
+	}
+	return breaker.PullRequest{}, false, nil
+}
+
+func toPullRequest(pr *github.PullRequest) breaker.PullRequest {
+	head := pr.GetHead().GetRepo().GetFullName()
+	return breaker.PullRequest{
+		Number:  pr.GetNumber(),
+		State:   pr.GetState(),
+		HeadSHA: pr.GetHead().GetSHA(),
+		HeadRef: pr.GetHead().GetRef(),
+		BaseRef: pr.GetBase().GetRef(),
+		Author:  pr.GetUser().GetLogin(),
+		// A deleted fork leaves no head repository: still not ours.
+		Fork: head == "" || !strings.EqualFold(head, pr.GetBase().GetRepo().GetFullName()),
+	}
+}
+
+// permissionLevel is the collaborator permission answer; go-github v60
+// does not decode role_name.
+type permissionLevel struct {
+	Permission string `json:"permission"`
+	RoleName   string `json:"role_name"`
+}
+
+// Permission returns login's permission on the repository: "admin",
+// "maintain", "write", "triage", "read" or "none". GitHub's permission
+// field folds maintain into write and triage into read; role_name, where
+// GitHub sends it, tells them apart.
+func (c *Client) Permission(ctx context.Context, login string) (string, error) {
+	var level permissionLevel
+	path := fmt.Sprintf("repos/%s/%s/collaborators/%s/permission",
+		url.PathEscape(c.owner), url.PathEscape(c.repo), url.PathEscape(login))
+	_, err := c.call("get permission of "+login, func() (*github.Response, error) {
+		req, err := c.gh.NewRequest(http.MethodGet, path, nil)
+		if err != nil {
+			return nil, err
+		}
+		return c.gh.Do(ctx, req, &level)
+	})
+	if err != nil {
+		return "", err
+	}
+	switch role := strings.ToLower(level.RoleName); role {
+	case "maintain", "triage":
+		return role, nil
+	}
+	return strings.ToLower(level.Permission), nil
+}

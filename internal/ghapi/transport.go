@@ -1,0 +1,183 @@
+package ghapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofri/go-github-ratelimit/v2/github_ratelimit/github_secondary_ratelimit"
+)
+
+const (
+	// serverAttempts bounds the tries of a request answered 5xx.
+	serverAttempts = 3
+	// limitRetries bounds the retries of a rate-limited request.
+	limitRetries = 5
+	// defaultLimitWait is GitHub's advice when a rate limit names no time.
+	defaultLimitWait = time.Minute
+)
+
+// RateLimitError says that GitHub's rate limit would outlast the wait
+// bound; the request was not retried.
+type RateLimitError struct {
+	Status int           // 403 or 429
+	Reset  time.Time     // when GitHub says the limit lifts
+	Wait   time.Duration // how long that is from the last answer
+	Bound  time.Duration // Config.MaxWait
+}
+
+// Error says when the limit resets.
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("github api rate limit (http %d): resets at %s (in %s), beyond the %s wait bound",
+		e.Status, e.Reset.UTC().Format(time.RFC3339), e.Wait.Round(time.Second), e.Bound)
+}
+
+// transport retries rate-limited requests after the wait GitHub asks
+// for (within a bound), and 5xx answers with a short backoff. 401, 403
+// without a rate limit, 404 and 422 pass through untouched.
+type transport struct {
+	base    http.RoundTripper
+	maxWait time.Duration
+	sleep   func(context.Context, time.Duration) error
+	now     func() time.Time
+}
+
+// RoundTrip sends req, retrying as described on transport.
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	var waited time.Duration
+	failures, limits := 0, 0
+	for attempt := 0; ; attempt++ {
+		r, err := rewind(req, attempt)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := t.base.RoundTrip(r)
+		if err != nil {
+			if !idempotent(req.Method) || failures+1 >= serverAttempts || ctx.Err() != nil {
+				return nil, err
+			}
+			failures++
+			if err := t.sleep(ctx, backoff(failures)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		wait, limited := rateLimitWait(resp, t.now())
+		retryable := limited || (resp.StatusCode >= 500 && failures+1 < serverAttempts)
+		if !retryable || (req.Body != nil && req.GetBody == nil) {
+			return forgetExhaustion(resp), nil
+		}
+		discard(resp)
+		if limited {
+			limits++
+			if waited+wait > t.maxWait || limits > limitRetries {
+				return nil, &RateLimitError{Status: resp.StatusCode, Reset: t.now().Add(wait), Wait: wait, Bound: t.maxWait}
+			}
+			waited += wait
+		} else {
+			failures++
+			wait = backoff(failures)
+		}
+		if err := t.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// forgetExhaustion hides x-ratelimit-remaining 0 (and the reset) on an
+// answer that is not a rate limit: go-github would otherwise refuse every later request
+// until the reset without asking, where this transport waits within
+// its bound.
+func forgetExhaustion(resp *http.Response) *http.Response {
+	if resp.Header.Get("X-Ratelimit-Remaining") == "0" {
+		resp.Header.Del("X-Ratelimit-Remaining")
+		resp.Header.Del("X-Ratelimit-Reset")
+	}
+	return resp
+}
+
+// rewind returns the request for the given attempt, with a fresh body
+// after the first.
+func rewind(req *http.Request, attempt int) (*http.Request, error) {
+	if attempt == 0 || req.Body == nil || req.GetBody == nil {
+		return req, nil
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, fmt.Errorf("rewind request body: %w", err)
+	}
+	r := req.Clone(req.Context())
+	r.Body = body
+	return r, nil
+}
+
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		return true
+	}
+	return false
+}
+
+// backoff is the pause before the n-th retry of a failed request.
+func backoff(n int) time.Duration { return time.Duration(n) * time.Second }
+
+func discard(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	_ = resp.Body.Close()
+}
+
+// rateLimitWait reports whether resp is a rate limit — 429, or 403 with
+// x-ratelimit-remaining 0 or a secondary-limit body — and how long to
+// wait: Retry-After, else until x-ratelimit-reset, else a minute.
+func rateLimitWait(resp *http.Response, now time.Time) (time.Duration, bool) {
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+	case resp.StatusCode != http.StatusForbidden:
+		return 0, false
+	case resp.Header.Get("X-Ratelimit-Remaining") == "0":
+	case !secondaryBody(resp):
+		return 0, false
+	}
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second, true
+	}
+	if at, err := http.ParseTime(resp.Header.Get("Retry-After")); err == nil {
+		return max(at.Sub(now), 0), true
+	}
+	if epoch, err := strconv.ParseInt(resp.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil {
+		// The reset second has begun but not ended: wait past it.
+		return max(time.Unix(epoch, 0).Sub(now)+time.Second, time.Second), true
+	}
+	return defaultLimitWait, true
+}
+
+// secondaryBody reports whether a 403's body is a secondary rate limit,
+// leaving the body readable.
+func secondaryBody(resp *http.Response) bool {
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	if err != nil {
+		return false
+	}
+	var body github_secondary_ratelimit.SecondaryRateLimitBody
+	return json.Unmarshal(data, &body) == nil && body.IsSecondaryRateLimit()
+}
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}

@@ -1,0 +1,63 @@
+package gitlog
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+var errCommitHeader = errors.New("malformed commit header")
+
+// parseHeader reads the parents and the committer time of a raw commit,
+// stopping at the blank line before the message.
+func parseHeader(raw []byte) (header, error) {
+	hd := header{gen: genUnknown}
+	for len(raw) > 0 {
+		line, rest, _ := bytes.Cut(raw, []byte{'\n'})
+		raw = rest
+		if len(line) == 0 {
+			break
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("parent ")):
+			h, ok := parseHash(line[len("parent "):])
+			if !ok {
+				return header{}, errCommitHeader
+			}
+			hd.parents = append(hd.parents, h)
+		case bytes.HasPrefix(line, []byte("committer ")):
+			hd.when = signatureTime(line)
+		}
+	}
+	return hd, nil
+}
+
+func parseHash(b []byte) (plumbing.Hash, bool) {
+	var h plumbing.Hash
+	if len(b) != 40 {
+		return h, false
+	}
+	_, err := hex.Decode(h[:], b)
+	return h, err == nil
+}
+
+// signatureTime is the Unix time of "committer Name <email> 1700000000 +0000";
+// 0 when it cannot be read, which only costs the walk some ordering.
+func signatureTime(line []byte) int64 {
+	gt := bytes.LastIndexByte(line, '>')
+	if gt < 0 {
+		return 0
+	}
+	fields := bytes.Fields(line[gt+1:])
+	if len(fields) == 0 {
+		return 0
+	}
+	t, err := strconv.ParseInt(string(fields[0]), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return t
+}

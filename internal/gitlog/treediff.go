@@ -1,0 +1,192 @@
+package gitlog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+var errTreeFormat = errors.New("malformed tree object")
+
+// treeEntry is one entry of a raw tree; name points into the tree's bytes.
+type treeEntry struct {
+	name []byte
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+func (e treeEntry) isDir() bool { return e.mode == filemode.Dir }
+
+// parseTree splits a raw tree object ("<octal mode> <name>\0<20-byte hash>"
+// repeated) into its entries, in git's order.
+func parseTree(raw []byte) ([]treeEntry, error) {
+	out := make([]treeEntry, 0, len(raw)/32+1) // an entry is about 30 bytes or more
+	for len(raw) > 0 {
+		sp := bytes.IndexByte(raw, ' ')
+		nul := bytes.IndexByte(raw, 0)
+		if sp <= 0 || nul < sp+2 || len(raw) < nul+21 {
+			return nil, errTreeFormat
+		}
+		var mode uint32
+		for _, c := range raw[:sp] {
+			if c < '0' || c > '7' {
+				return nil, errTreeFormat
+			}
+			mode = mode<<3 | uint32(c-'0')
+		}
+		e := treeEntry{name: raw[sp+1 : nul], mode: filemode.FileMode(mode)}
+		copy(e.hash[:], raw[nul+1:nul+21])
+		out = append(out, e)
+		raw = raw[nul+21:]
+	}
+	return out, nil
+}
+
+// compareEntries orders entries as git does: by name, a directory's name
+// compared as if it ended with '/'.
+func compareEntries(a, b treeEntry) int {
+	n := min(len(a.name), len(b.name))
+	if c := bytes.Compare(a.name[:n], b.name[:n]); c != 0 {
+		return c
+	}
+	ca, cb := nextByte(a, n), nextByte(b, n)
+	return int(ca) - int(cb)
+}
+
+func nextByte(e treeEntry, n int) byte {
+	if n < len(e.name) {
+		return e.name[n]
+	}
+	if e.isDir() {
+		return '/'
+	}
+	return 0
+}
+
+// treeDiff collects the file changes between two trees, reading only the
+// subtrees whose hashes differ, so its cost follows the size of the change
+// rather than the width of the tree.
+type treeDiff struct {
+	repo    *Repo
+	blobs   *object.Tree // reads blobs for rename detection
+	changes object.Changes
+}
+
+// diff compares the entries of two trees whose paths start with prefix.
+func (d *treeDiff) diff(prefix string, from, to []treeEntry) error {
+	for len(from) > 0 || len(to) > 0 {
+		c := 0
+		switch {
+		case len(from) == 0:
+			c = 1
+		case len(to) == 0:
+			c = -1
+		default:
+			c = compareEntries(from[0], to[0])
+		}
+		var err error
+		switch {
+		case c < 0:
+			err = d.side(prefix, from[0], false)
+			from = from[1:]
+		case c > 0:
+			err = d.side(prefix, to[0], true)
+			to = to[1:]
+		default:
+			err = d.both(prefix, from[0], to[0])
+			from, to = from[1:], to[1:]
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// both compares two entries of the same name and kind.
+func (d *treeDiff) both(prefix string, o, e treeEntry) error {
+	switch {
+	case o.hash == e.hash && o.mode == e.mode:
+		return nil
+	case e.isDir():
+		a, err := d.tree(o.hash)
+		if err != nil {
+			return err
+		}
+		b, err := d.tree(e.hash)
+		if err != nil {
+			return err
+		}
+		return d.diff(prefix+string(e.name)+"/", a, b)
+	default:
+		d.changes = append(d.changes, &object.Change{From: d.entry(prefix, o), To: d.entry(prefix, e)})
+		return nil
+	}
+}
+
+// side records an entry present on one side only: every file under it is
+// added (added is true) or deleted.
+func (d *treeDiff) side(prefix string, e treeEntry, added bool) error {
+	if !e.isDir() {
+		if added {
+			d.changes = append(d.changes, &object.Change{To: d.entry(prefix, e)})
+		} else {
+			d.changes = append(d.changes, &object.Change{From: d.entry(prefix, e)})
+		}
+		return nil
+	}
+	children, err := d.tree(e.hash)
+	if err != nil {
+		return err
+	}
+	for _, child := range children {
+		if err := d.side(prefix+string(e.name)+"/", child, added); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entry is how go-git's rename detection finds a file: its full path and
+// a tree able to read its blob.
+func (d *treeDiff) entry(prefix string, e treeEntry) object.ChangeEntry {
+	return object.ChangeEntry{
+		Name:      prefix + string(e.name),
+		Tree:      d.blobs,
+		TreeEntry: object.TreeEntry{Name: string(e.name), Mode: e.mode, Hash: e.hash},
+	}
+}
+
+// tree reads and parses tree h; the zero hash is the empty tree.
+func (d *treeDiff) tree(h plumbing.Hash) ([]treeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	obj, err := d.repo.store.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	raw, err := objectBytes(obj)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	return parseTree(raw)
+}
+
+// objectBytes returns an object's content, without copying a rawObject's.
+func objectBytes(obj plumbing.EncodedObject) ([]byte, error) {
+	if raw, ok := obj.(*rawObject); ok {
+		return raw.data, nil
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}

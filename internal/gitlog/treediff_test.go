@@ -1,0 +1,118 @@
+package gitlog
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// TestRepo_Log_filesMatchGit compares the changed paths of every commit of
+// a random history with `git diff-tree -r --name-status -M50%`: nested
+// adds and deletes, whole directories appearing and vanishing, a file
+// replaced by a directory of the same name, mode changes and renames.
+//
+//	root - c1 - c2 - ... - c40 (agent; every commit an attempt)
+func TestRepo_Log_filesMatchGit(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	h := newHistory(t)
+	files := map[string]bool{}
+	var ops []op
+	for i := range 12 {
+		p := fmt.Sprintf("d%d/s%d/f%d.txt", i%3, i%2, i)
+		ops = append(ops, write(p, longText(20+i)))
+		files[p] = true
+	}
+	// Siblings that sort differently once a directory's implicit '/' counts.
+	ops = append(ops, write("d0/s0.cfg", "c"), write("d1/s1-x", "c"), write("d2/s0.cfg", "c"))
+	prev := h.commit("root\n\nGreenlight-Test: T\n", nil, ops...)
+	prev = h.commit("c0\n\nGreenlight-Test: T\n", []string{prev}, remove("d0/s0.cfg"), write("d0/s0/f0.txt", "edited"))
+	for i := 1; i <= 40; i++ {
+		prev = h.commit(fmt.Sprintf("c%d\n\nGreenlight-Test: T\n", i), []string{prev}, randomOps(rng, files, i)...)
+	}
+	h.ref("refs/heads/agent", prev)
+	h.build()
+	got := readLog(t, h.dir, Options{Head: "agent", Parse: parseTrailers, NeedsFiles: isAttempt})
+	for _, c := range got.Commits[1:] {
+		want := gitFiles(t, h, c.Parent, c.SHA)
+		if diff := cmp.Diff(want, c.Files); diff != "" {
+			t.Errorf("%s (%s) files (-git +ours):\n%s", c.Subject, c.SHA[:8], diff)
+		}
+	}
+}
+
+// randomOps picks a few changes to the tracked files.
+func randomOps(rng *rand.Rand, files map[string]bool, i int) []op {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	if len(paths) < 4 {
+		p := fmt.Sprintf("refill/g%d/f.txt", i)
+		files[p] = true
+		return []op{write(p, longText(10))}
+	}
+	pick := paths[rng.IntN(len(paths))]
+	switch rng.IntN(6) {
+	case 0:
+		delete(files, pick)
+		return []op{remove(pick)}
+	case 1:
+		to := fmt.Sprintf("moved/r%d.txt", i)
+		delete(files, pick)
+		files[to] = true
+		return []op{rename(pick, to)}
+	case 2:
+		dir := pick[:strings.LastIndexByte(pick, '/')]
+		for p := range files {
+			if strings.HasPrefix(p, dir+"/") {
+				delete(files, p)
+			}
+		}
+		return []op{remove(dir)}
+	case 3: // a file becomes a directory
+		delete(files, pick)
+		files[pick+"/inner.txt"] = true
+		return []op{remove(pick), write(pick+"/inner.txt", "inner")}
+	case 4:
+		return []op{{line: "M 100755 inline " + pick, data: longText(5)}}
+	default:
+		p := fmt.Sprintf("new/n%d/f.txt", i)
+		files[p] = true
+		return []op{write(pick, longText(i%30+3)), write(p, "x")}
+	}
+}
+
+// gitFiles is git's own list of changes between two commits.
+func gitFiles(t *testing.T, h *history, from, to string) []breaker.FileChange {
+	t.Helper()
+	out := []breaker.FileChange{}
+	for _, line := range strings.Split(h.git("diff-tree", "-r", "--name-status", "-M50%", from, to), "\n") {
+		f := strings.Split(line, "\t")
+		switch {
+		case line == "":
+		case f[0] == "A":
+			out = append(out, breaker.FileChange{Path: f[1], Change: breaker.ChangeAdded})
+		case f[0] == "D":
+			out = append(out, breaker.FileChange{Path: f[1], Change: breaker.ChangeDeleted})
+		case f[0] == "M":
+			out = append(out, breaker.FileChange{Path: f[1], Change: breaker.ChangeModified})
+		case strings.HasPrefix(f[0], "R"):
+			out = append(out, breaker.FileChange{Path: f[2], Change: breaker.ChangeRenamed, From: f[1]})
+		default:
+			t.Fatalf("unexpected diff-tree line %q", line)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

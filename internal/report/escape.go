@@ -1,0 +1,163 @@
+package report
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// zwj is inserted after every @ outside code, so that GitHub never reads an
+// @-mention (user or team) in untrusted text.
+const zwj = "\u200d"
+
+// htmlComment matches a complete HTML comment.
+var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+
+// markdownEscapes maps the runes that could start markdown or HTML syntax
+// in running text to their inert spelling.
+var markdownEscapes = map[rune]string{
+	'\\': `\\`, '`': "\\`", '*': `\*`, '_': `\_`, '[': `\[`, ']': `\]`,
+	'~': `\~`, '|': `\|`, '$': `\$`,
+	'<': "&lt;", '>': "&gt;", '&': "&amp;",
+	'@': "@" + zwj,
+}
+
+// EscapeInline makes untrusted text safe as one line of markdown outside
+// code: HTML comments are removed; line breaks and tabs become spaces;
+// markdown and HTML syntax is escaped (so "<details>" shows as text); every
+// @ is followed by a zero-width joiner (no mention); a leading "#", "-",
+// "1." and the like cannot start a block, nor a leading "::" a workflow
+// command should the text reach a log. Table pipes are escaped, so the
+// result is also a safe table cell.
+func EscapeInline(s string) string {
+	s = stripControls(htmlComment.ReplaceAllString(s, ""))
+	s = strings.Join(strings.Fields(s), " ")
+	return escapeLine(s)
+}
+
+// EscapeText is EscapeInline for several lines of prose: each line is
+// escaped on its own, leading indentation is dropped (no accidental code
+// block) and runs of blank lines collapse to one paragraph break.
+func EscapeText(s string) string {
+	s = stripControls(htmlComment.ReplaceAllString(s, ""))
+	var out []string
+	blank := true
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(strings.ReplaceAll(line, "\t", " "))
+		if line == "" {
+			if !blank {
+				out = append(out, "")
+			}
+			blank = true
+			continue
+		}
+		out = append(out, escapeLine(line))
+		blank = false
+	}
+	return strings.TrimRight(strings.Join(out, "\n"), "\n")
+}
+
+// escapeLine escapes one line that holds no control characters.
+func escapeLine(s string) string {
+	var b strings.Builder
+	runes := []rune(s)
+	for i, r := range runes {
+		if r == '_' && intraword(runes, i) {
+			b.WriteRune(r) // GFM never reads snake_case as emphasis
+			continue
+		}
+		if e, ok := markdownEscapes[r]; ok {
+			b.WriteString(e)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return escapeBlockStart(b.String())
+}
+
+// intraword reports whether the rune at i sits between two letters or digits.
+func intraword(runes []rune, i int) bool {
+	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	return i > 0 && i+1 < len(runes) && alnum(runes[i-1]) && alnum(runes[i+1])
+}
+
+// escapeBlockStart stops a line from opening a heading, list, quote,
+// thematic break or setext underline by escaping its first marker.
+func escapeBlockStart(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '#', '-', '+', '=', ':':
+		return `\` + s
+	}
+	digits := len(s) - len(strings.TrimLeftFunc(s, unicode.IsDigit))
+	if digits > 0 && digits < len(s) && (s[digits] == '.' || s[digits] == ')') {
+		return s[:digits] + `\` + s[digits:]
+	}
+	return s
+}
+
+// CodeSpan renders untrusted text as an inline code span: line breaks become
+// spaces and the backtick fence is longer than any backtick run inside, so
+// the text cannot close it. Mentions and HTML inside code are inert.
+func CodeSpan(s string) string {
+	s = strings.Join(strings.Fields(stripControls(s)), " ")
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if s == "" || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// CodeCell is CodeSpan for a table cell: pipes are escaped as GitHub's table
+// syntax requires (the backslash does not show inside the code).
+func CodeCell(s string) string {
+	return strings.ReplaceAll(CodeSpan(s), "|", `\|`)
+}
+
+// CodeBlock renders untrusted text as a fenced code block that it cannot
+// break out of: the fence is longer than any backtick run in the text, so no
+// line of it can close the block. Escape sequences and control characters
+// are dropped; the text is otherwise exact. info is the language tag and
+// must be trusted.
+func CodeBlock(s, info string) string {
+	s = strings.TrimRight(stripControls(s), "\n")
+	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
+	if s == "" {
+		return fence + info + "\n" + fence + "\n"
+	}
+	return fence + info + "\n" + s + "\n" + fence + "\n"
+}
+
+// longestRun returns the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != c {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest
+}
+
+// htmlText escapes text for a trusted HTML element such as <summary>,
+// neutralising mentions as EscapeInline does.
+func htmlText(s string) string {
+	s = strings.Join(strings.Fields(stripControls(s)), " ")
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "@", "@"+zwj)
+	return r.Replace(s)
+}
+
+// truncateRunes cuts s to at most n runes, marking the cut with an ellipsis.
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	return string(runes[:n]) + "…"
+}

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// scenarios are the decisions every renderer is checked against.
+var scenarios = []struct {
+	name string
+	d    func() breaker.Decision
+}{
+	{"per_test", perTestDecision},
+	{"slice_ceiling", sliceCeilingDecision},
+	{"manual", manualDecision},
+	{"closed", closedDecision},
+	{"scope_off", scopeOffDecision},
+	{"misreport", misreportDecision},
+	{"infra_head", infraHeadDecision},
+	{"reset_prior", resetDecision},
+	{"adversarial", adversarialDecision},
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run go test -update to create it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestMarkdown_Golden(t *testing.T) {
+	t.Parallel()
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			golden(t, sc.name+".md", Markdown(sc.d(), Options{Marker: true}))
+		})
+	}
+}
+
+func TestJSON_Golden(t *testing.T) {
+	t.Parallel()
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := JSON(sc.d())
+			if err != nil {
+				t.Fatalf("JSON: %v", err)
+			}
+			if !json.Valid(got) {
+				t.Fatalf("JSON output is not valid JSON:\n%s", got)
+			}
+			golden(t, sc.name+".json", string(got))
+		})
+	}
+}
+
+func TestText_Golden(t *testing.T) {
+	t.Parallel()
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			golden(t, sc.name+".txt", Text(sc.d()))
+		})
+	}
+}
+
+func TestMarkdown_Acknowledgement(t *testing.T) {
+	t.Parallel()
+	ack := "@maintainer reset S-3 at 2024-05-01 12:00 UTC.\nGuidance: use the contract's key; see <details>."
+	golden(t, "acknowledgement.md", Markdown(resetDecision(), Options{Marker: true, Acknowledgement: ack}))
+}
+
+func TestRenderers_ZeroDecision(t *testing.T) {
+	t.Parallel()
+	var d breaker.Decision
+	md := Markdown(d, Options{Marker: true})
+	p := checkMarkdown(t, md, "")
+	if !containsLine(p.outside, "## Circuit Breaker: CLOSED") {
+		t.Errorf("zero decision heading missing:\n%s", md)
+	}
+	checkTerminal(t, Text(d))
+	if _, err := JSON(d); err != nil {
+		t.Errorf("JSON(zero) error: %v", err)
+	}
+}

@@ -1,0 +1,152 @@
+package report
+
+import "github.com/greenlight-ci/breaker/internal/breaker"
+
+// newReport maps d to its JSON shape. It does not redact: JSON does.
+func newReport(d breaker.Decision) Report {
+	return Report{
+		Schema:              Schema,
+		Policy:              d.Policy,
+		State:               string(d.State),
+		Tripped:             d.Tripped,
+		TripReason:          nullable(string(d.TripReason)),
+		TrippedTest:         nullable(d.TrippedTest),
+		Slice:               d.Slice,
+		SliceSource:         d.SliceSource,
+		Head:                d.Head,
+		HeadInfra:           nullable(d.HeadInfra),
+		Limits:              ReportLimits{PerTest: d.Limits.PerTest, Slice: d.Limits.Slice},
+		TotalFailedAttempts: d.TotalFailed,
+		Checkpoint:          reportCheckpoint(d.Checkpoint),
+		Reset:               nullable(d.ResetSHA),
+		Scope:               ReportScope{Enabled: d.Scope.Enabled, Source: d.Scope.Source, Note: d.Scope.Note},
+		ScopeViolations:     reportFindings(d.Violations),
+		Misreports:          reportMisreports(d.Misreports),
+		Tests:               reportTests(d.Tests),
+		PriorAttempts:       reportAttempts(d.Prior),
+		Diagnostics:         reportDiagnostics(d.Diagnostics),
+		Notes:               nonNil(d.Notes),
+	}
+}
+
+// nullable returns nil for "" so that an absent value renders as null.
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// nonNil returns s, or an empty slice for nil, so that it renders as [].
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func reportCheckpoint(c breaker.Checkpoint) ReportCheckpoint {
+	return ReportCheckpoint{Tag: c.Tag, SHA: c.SHA, Exists: c.Exists, ExistingSHA: nullable(c.ExistingSHA)}
+}
+
+func reportFindings(fs []breaker.ScopeFinding) []ReportFinding {
+	out := make([]ReportFinding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, ReportFinding{
+			File: f.File, SHA: f.SHA, Test: f.Test, Justification: f.Justification, Verdict: f.Verdict,
+		})
+	}
+	return out
+}
+
+func reportMisreports(ms []breaker.Misreport) []ReportMisreport {
+	out := make([]ReportMisreport, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, ReportMisreport{SHA: m.SHA, Test: m.Test, Claimed: m.Claimed, Observed: string(m.Observed)})
+	}
+	return out
+}
+
+func reportTests(ts []breaker.TestSummary) []ReportTest {
+	out := make([]ReportTest, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, ReportTest{
+			Name: t.Name, FailedAttempts: t.FailedAttempts, Status: t.Status, Attempts: reportAttempts(t.Attempts),
+		})
+	}
+	return out
+}
+
+func reportAttempts(as []breaker.Attempt) []ReportAttempt {
+	out := make([]ReportAttempt, 0, len(as))
+	for _, a := range as {
+		out = append(out, ReportAttempt{
+			Number: a.Number, SHA: a.SHA, Test: a.Test, Strategy: a.Strategy,
+			Files: paths(a.Files), Changes: reportChanges(a.Files),
+			Result: string(a.Result), ResultSource: string(a.Source),
+			Error: a.Error, AgentError: a.AgentError, Claimed: nullable(a.Claimed),
+			Misreported: a.Misreported, Hypothesis: a.Hypothesis, Question: a.Question,
+		})
+	}
+	return out
+}
+
+func paths(fs []breaker.FileChange) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+func reportChanges(fs []breaker.FileChange) []ReportFileChange {
+	out := make([]ReportFileChange, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, ReportFileChange{Path: f.Path, Change: string(f.Change), From: nullable(f.From)})
+	}
+	return out
+}
+
+func reportDiagnostics(ds []breaker.Diagnostic) []ReportDiagnostic {
+	out := make([]ReportDiagnostic, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, ReportDiagnostic{
+			Test:                    d.Test,
+			TestExpectation:         d.TestExpectation,
+			ActualError:             d.ActualError,
+			AttemptLog:              reportLog(d.AttemptLog),
+			CumulativeFilesModified: reportTouches(d.CumulativeFiles),
+			ScopeViolations:         reportFindings(d.ScopeViolations),
+			BestHypothesis:          d.BestHypothesis,
+			SpecificQuestion:        d.SpecificQuestion,
+			RecoveryOptions:         reportRecovery(d.RecoveryOptions),
+		})
+	}
+	return out
+}
+
+func reportLog(es []breaker.LogEntry) []ReportLogEntry {
+	out := make([]ReportLogEntry, 0, len(es))
+	for _, e := range es {
+		out = append(out, ReportLogEntry{
+			Attempt: e.Attempt, SHA: e.SHA, Strategy: e.Strategy, Files: nonNil(e.Files), Result: e.Result,
+		})
+	}
+	return out
+}
+
+func reportTouches(ts []breaker.FileTouch) []ReportFileTouch {
+	out := make([]ReportFileTouch, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, ReportFileTouch{File: t.Path, Change: string(t.Change), Attempts: nonNil(t.Attempts)})
+	}
+	return out
+}
+
+func reportRecovery(rs []breaker.RecoveryOption) []ReportRecovery {
+	out := make([]ReportRecovery, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, ReportRecovery{Option: r.Option, Risk: r.Risk, Command: nullable(r.Command)})
+	}
+	return out
+}

@@ -1,0 +1,211 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// DefaultMaxBytes is the size Markdown keeps a report under unless told
+// otherwise: below GitHub's 65,536-character limit for a comment body.
+const DefaultMaxBytes = 65000
+
+// minMaxBytes is the smallest size limit honoured: enough for the header,
+// the counts and the truncation note.
+const minMaxBytes = 4096
+
+// fieldRunes caps an untrusted value shown inline in the header or a table.
+const fieldRunes = 200
+
+// Options tune Markdown.
+type Options struct {
+	// Marker prefixes the report with Marker(slice), for the sticky comment.
+	Marker bool
+	// MaxBytes is the size the report must fit in, marker included. Zero or
+	// less means DefaultMaxBytes; values below 4096 are raised to 4096. Long
+	// outputs are shortened first (their middle is cut), then whole sections
+	// are dropped from the end; the report says so when it happens.
+	MaxBytes int
+	// Acknowledgement is an extra section shown after the header, e.g. who
+	// reset the counters and their guidance. It is rendered as plain text.
+	Acknowledgement string
+	// FullReport says where the untruncated report lives (e.g. the workflow
+	// run's URL); shown only in the truncation note. Plain text.
+	FullReport string
+	// Redactor hides known secret values; nil hides token patterns only.
+	Redactor *Redactor
+}
+
+func (o Options) limit() int {
+	if o.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return max(o.MaxBytes, minMaxBytes)
+}
+
+// Markdown renders d as the seed 000 §4.3 diagnostic: a heading, the slice,
+// test and trip reason, the per-test counts, then for each diagnostic what
+// the test expects, what actually happens, the attempts log, the cumulative
+// files, the scope violations, the best hypothesis, the question for the
+// human and the recovery options. Untrusted text is redacted and escaped;
+// see the package documentation.
+func Markdown(d breaker.Decision, opts Options) string {
+	prefix := ""
+	if opts.Marker {
+		prefix = Marker(d.Slice) + "\n"
+	}
+	d = opts.Redactor.Decision(d)
+	blocks := markdownBlocks(d, opts.Redactor.Clean(opts.Acknowledgement))
+	note := truncationNote(opts.Redactor.Clean(opts.FullReport))
+	return prefix + fit(blocks, opts.limit()-len(prefix), note)
+}
+
+func markdownBlocks(d breaker.Decision, ack string) []block {
+	bs := []block{fixed(header(d))}
+	if strings.TrimSpace(ack) != "" {
+		bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
+	}
+	bs = append(bs, fixed(countsTable(d)))
+	bs = append(bs, diagnosticsBlocks(d)...)
+	bs = append(bs, extraBlocks(d)...)
+	return append(bs, fixed(footer))
+}
+
+const footer = "<sub>Reported by greenlight-breaker (" + Schema + "). " +
+	"The JSON report (`breaker evaluate --format json`) holds every field.</sub>\n"
+
+func header(d breaker.Decision) string {
+	lines := []string{"**Slice:** " + sliceLine(d)}
+	if t := testLine(d); t != "" {
+		lines = append(lines, "**Test:** "+t)
+	}
+	lines = append(lines,
+		"**Trip reason:** "+tripReason(d),
+		"**State:** "+EscapeInline(string(d.State)),
+		"**Head:** "+shaSpan(d.Head),
+		"**Checkpoint:** "+checkpointLine(d.Checkpoint))
+	if d.ResetSHA != "" {
+		lines = append(lines, "**Reset:** counts restart after "+shaSpan(d.ResetSHA))
+	}
+	lines = append(lines, "**Scope lock:** "+scopeLine(d.Scope))
+	out := "## " + title(d) + "\n\n" + strings.Join(lines, "\\\n") + "\n"
+	if d.HeadInfra != "" {
+		out += "\n> **The tests did not run on this commit**, so nothing from this run was counted: " +
+			inline(d.HeadInfra) + "\n"
+	}
+	return out
+}
+
+func title(d breaker.Decision) string {
+	switch {
+	case d.TripReason == breaker.TripManual:
+		return "Circuit Breaker: Diagnostic Requested"
+	case d.State == breaker.StateOpen:
+		return "Circuit Breaker Tripped"
+	default:
+		return "Circuit Breaker: CLOSED"
+	}
+}
+
+func sliceLine(d breaker.Decision) string {
+	if d.Slice == "" {
+		return "none (no attempt found)"
+	}
+	src := map[string]string{
+		"flag":    " (chosen with --slice)",
+		"trailer": " (from the Greenlight-Slice trailer)",
+		"branch":  " (from the branch name)",
+	}
+	return span(d.Slice) + src[d.SliceSource]
+}
+
+func testLine(d breaker.Decision) string {
+	if d.TripReason == breaker.TripPerTest && d.TrippedTest != "" {
+		return span(d.TrippedTest)
+	}
+	names := make([]string, 0, len(d.Diagnostics))
+	for _, g := range d.Diagnostics {
+		names = append(names, span(g.Test))
+	}
+	return strings.Join(names, ", ")
+}
+
+// tripReason words the trip reason as the seed does: "per-test limit (3/3)".
+func tripReason(d breaker.Decision) string {
+	switch d.TripReason {
+	case breaker.TripPerTest:
+		return fmt.Sprintf("per-test limit (%d/%d)", failedOf(d, d.TrippedTest), d.Limits.PerTest)
+	case breaker.TripSliceCeiling:
+		return fmt.Sprintf("slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
+	case breaker.TripManual:
+		return "manual (a human asked for this diagnostic)"
+	case breaker.TripNone:
+		return fmt.Sprintf("none (%d/%d failed attempts in this slice)", d.TotalFailed, d.Limits.Slice)
+	}
+	return inline(string(d.TripReason))
+}
+
+// failedOf returns the failed-attempt count of the named test.
+func failedOf(d breaker.Decision, name string) int {
+	for _, t := range d.Tests {
+		if t.Name == name {
+			return t.FailedAttempts
+		}
+	}
+	return 0
+}
+
+func checkpointLine(c breaker.Checkpoint) string {
+	switch {
+	case c.Tag == "":
+		return "none yet"
+	case c.Exists && c.ExistingSHA != "" && c.ExistingSHA != c.SHA:
+		return span(c.Tag) + " already exists at " + shaSpan(c.ExistingSHA) +
+			"; the slice's first attempt starts from " + shaSpan(c.SHA) + " (the tag was not moved)"
+	case c.Exists:
+		return span(c.Tag) + " at " + shaSpan(c.SHA)
+	}
+	return span(c.Tag) + " at " + shaSpan(c.SHA) + " (to be created)"
+}
+
+func scopeLine(s breaker.ScopeInfo) string {
+	if !s.Enabled {
+		if s.Note == "" {
+			return "off"
+		}
+		return "off: " + inline(s.Note)
+	}
+	out := "on"
+	if s.Source != "" {
+		out += " (" + inline(s.Source) + ")"
+	}
+	if s.Note != "" {
+		out += ": " + inline(s.Note)
+	}
+	return out
+}
+
+// inline escapes an untrusted one-line value, capped at fieldRunes.
+func inline(s string) string { return EscapeInline(truncateRunes(s, fieldRunes)) }
+
+// span renders an untrusted name as code, capped at fieldRunes.
+func span(s string) string { return CodeSpan(truncateRunes(s, fieldRunes)) }
+
+// cell renders an untrusted name as code inside a table cell.
+func cell(s string) string { return CodeCell(truncateRunes(s, fieldRunes)) }
+
+// shaSpan renders a commit id as code, shortened to 7 characters.
+func shaSpan(sha string) string {
+	if sha == "" {
+		return "unknown"
+	}
+	return CodeSpan(shortSHA(sha))
+}
+
+func shortSHA(sha string) string {
+	if r := []rune(sha); len(r) > 7 {
+		return string(r[:7])
+	}
+	return sha
+}

@@ -1,0 +1,167 @@
+package report
+
+import (
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// Redacted replaces every secret the Redactor finds.
+const Redacted = "***"
+
+// minSecretLen is the shortest secret value the Redactor replaces: shorter
+// values would mangle ordinary text and are not credentials anyway.
+const minSecretLen = 4
+
+// tokenPattern matches a credential whose value we were not told about; hint
+// is a lower-case substring every match contains, checked first because most
+// strings hold none and regular expressions are slow.
+type tokenPattern struct {
+	hint string
+	re   *regexp.Regexp
+	repl string // keeps the first group, if any, and hides the rest
+}
+
+// tokenPatterns: GitHub tokens, bearer tokens, Authorization headers and
+// passwords in URLs.
+var tokenPatterns = []tokenPattern{
+	{"gh", regexp.MustCompile(`(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}`), Redacted},
+	{"bearer", regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*`), "${1}" + Redacted},
+	{"authorization", regexp.MustCompile(`(?i)(\bauthorization:\s*(?:token|basic)\s+)\S+`), "${1}" + Redacted},
+	{"://", regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`), "${1}" + Redacted + "@"},
+}
+
+// markerPattern matches the opening of our comment marker in any case and
+// spacing, so untrusted text can never carry it.
+var markerPattern = regexp.MustCompile(`(?i)<!--\s*greenlight-breaker`)
+
+// markerRemoved stands where untrusted text carried our marker.
+const markerRemoved = "[marker removed]"
+
+// Redactor hides secrets in rendered text. The zero value and a nil
+// *Redactor hide GitHub token patterns only; NewRedactor adds known values.
+type Redactor struct {
+	secrets []string // longest first, so a secret containing another goes whole
+}
+
+// NewRedactor returns a Redactor that hides the given secret values (each
+// line of a multi-line value too) besides the token patterns. Values shorter
+// than four bytes are ignored.
+func NewRedactor(secrets ...string) *Redactor {
+	var vals []string
+	for _, s := range secrets {
+		vals = appendSecret(vals, s)
+		if strings.Contains(s, "\n") {
+			for _, line := range strings.Split(s, "\n") {
+				vals = appendSecret(vals, strings.TrimSpace(line))
+			}
+		}
+	}
+	sort.SliceStable(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) })
+	return &Redactor{secrets: vals}
+}
+
+func appendSecret(vals []string, s string) []string {
+	if len(s) < minSecretLen {
+		return vals
+	}
+	return append(vals, s)
+}
+
+// Redact returns s with every known secret and every token pattern replaced
+// by ***. It is safe to call on a nil *Redactor.
+func (r *Redactor) Redact(s string) string {
+	if r != nil {
+		for _, v := range r.secrets {
+			s = strings.ReplaceAll(s, v, Redacted)
+		}
+	}
+	lower := strings.ToLower(s)
+	for _, p := range tokenPatterns {
+		if strings.Contains(lower, p.hint) {
+			s = p.re.ReplaceAllString(s, p.repl)
+		}
+	}
+	return s
+}
+
+// NeutralizeMarker returns s with every occurrence of our comment marker's
+// opening ("<!-- greenlight-breaker", any case or spacing) replaced, so that
+// only the renderer ever writes the marker.
+func NeutralizeMarker(s string) string {
+	if !strings.Contains(s, "<!--") {
+		return s
+	}
+	return markerPattern.ReplaceAllString(s, markerRemoved)
+}
+
+// Clean returns s redacted and with our marker neutralised: what every
+// renderer does to an untrusted string before escaping it for its format.
+func (r *Redactor) Clean(s string) string {
+	return NeutralizeMarker(r.Redact(s))
+}
+
+// Decision returns a deep copy of d in which every string, however deeply
+// nested, has been through Clean. Renderers call it first; callers that know
+// secret values call it with their Redactor before JSON or Text.
+func (r *Redactor) Decision(d breaker.Decision) breaker.Decision {
+	out := mapStrings(reflect.ValueOf(d), r.Clean)
+	return out.Interface().(breaker.Decision)
+}
+
+// mapStrings copies v, applying f to every string it holds. Structs with
+// unexported fields are copied as they are (none of the domain types has any).
+func mapStrings(v reflect.Value, f func(string) string) reflect.Value {
+	switch v.Kind() {
+	case reflect.String:
+		out := reflect.New(v.Type()).Elem()
+		out.SetString(f(v.String()))
+		return out
+	case reflect.Struct:
+		return mapStruct(v, f)
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(mapStrings(v.Index(i), f))
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out.SetMapIndex(mapStrings(it.Key(), f), mapStrings(it.Value(), f))
+		}
+		return out
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.New(v.Type().Elem())
+		out.Elem().Set(mapStrings(v.Elem(), f))
+		return out
+	default:
+		return v
+	}
+}
+
+func mapStruct(v reflect.Value, f func(string) string) reflect.Value {
+	t := v.Type()
+	for i := range t.NumField() {
+		if !t.Field(i).IsExported() {
+			return v
+		}
+	}
+	out := reflect.New(t).Elem()
+	for i := range t.NumField() {
+		out.Field(i).Set(mapStrings(v.Field(i), f))
+	}
+	return out
+}

@@ -1,0 +1,138 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// Text renders d as the short summary of `breaker evaluate --format text`:
+// state and trip reason, slice, failed attempts per test and in total, the
+// checkpoint, notes, and what to do next. Every untrusted string is redacted
+// and made safe for a terminal and a workflow log (SafeLine); the whole text
+// goes through SanitizeTerminal once more.
+func Text(d breaker.Decision) string {
+	d = (*Redactor)(nil).Decision(d)
+	var b strings.Builder
+	fmt.Fprintf(&b, "breaker: %s — %s\n", SafeLine(string(d.State)), textReason(d))
+	fmt.Fprintf(&b, "slice:   %s\n", textSlice(d))
+	fmt.Fprintf(&b, "head:    %s\n", textHead(d))
+	b.WriteString("tests:\n")
+	if len(d.Tests) == 0 {
+		b.WriteString("  (no attempts in this slice)\n")
+	}
+	for _, t := range d.Tests {
+		fmt.Fprintf(&b, "  %s: %d/%d failed (%s)\n", SafeLine(t.Name), t.FailedAttempts, d.Limits.PerTest, SafeLine(t.Status))
+	}
+	fmt.Fprintf(&b, "total:   %d/%d failed attempts in the slice\n", d.TotalFailed, d.Limits.Slice)
+	fmt.Fprintf(&b, "checkpoint: %s\n", textCheckpoint(d.Checkpoint))
+	if d.ResetSHA != "" {
+		fmt.Fprintf(&b, "reset:   counts restart after %s\n", SafeLine(shortSHA(d.ResetSHA)))
+	}
+	if n := countViolations(d.Violations); n > 0 {
+		fmt.Fprintf(&b, "scope:   %d out-of-scope %s without a Greenlight-Justify line\n", n, plural(n, "file", "files"))
+	}
+	if len(d.Misreports) > 0 {
+		fmt.Fprintf(&b, "misreported results: %d (claimed pass, CI observed a failure)\n", len(d.Misreports))
+	}
+	if len(d.Notes) > 0 {
+		b.WriteString("notes:\n")
+		for _, n := range d.Notes {
+			b.WriteString("  - " + SafeLine(n) + "\n")
+		}
+	}
+	b.WriteString("next:    " + nextStep(d) + "\n")
+	return SanitizeTerminal(b.String())
+}
+
+func textReason(d breaker.Decision) string {
+	switch d.TripReason {
+	case breaker.TripPerTest:
+		return fmt.Sprintf("tripped: per-test limit (%d/%d) on %s",
+			failedOf(d, d.TrippedTest), d.Limits.PerTest, SafeLine(d.TrippedTest))
+	case breaker.TripSliceCeiling:
+		return fmt.Sprintf("tripped: slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
+	case breaker.TripManual:
+		return "diagnostic requested by a human"
+	case breaker.TripNone:
+		return "not tripped"
+	}
+	return "trip reason " + SafeLine(string(d.TripReason))
+}
+
+func textSlice(d breaker.Decision) string {
+	if d.Slice == "" {
+		return "none (no attempt found)"
+	}
+	if d.SliceSource == "" {
+		return SafeLine(d.Slice)
+	}
+	return SafeLine(d.Slice) + " (from " + SafeLine(d.SliceSource) + ")"
+}
+
+func textHead(d breaker.Decision) string {
+	head := SafeLine(shortSHA(d.Head))
+	if head == "" {
+		head = "unknown"
+	}
+	if d.HeadInfra != "" {
+		head += " — tests did not run, nothing counted: " + SafeLine(d.HeadInfra)
+	}
+	return head
+}
+
+func textCheckpoint(c breaker.Checkpoint) string {
+	if c.Tag == "" {
+		return "none yet"
+	}
+	out := SafeLine(c.Tag) + " at " + SafeLine(shortSHA(c.SHA))
+	switch {
+	case c.Exists && c.ExistingSHA != "" && c.ExistingSHA != c.SHA:
+		out += " (the tag exists at " + SafeLine(shortSHA(c.ExistingSHA)) + " and was not moved)"
+	case !c.Exists:
+		out += " (to be created)"
+	}
+	return out
+}
+
+// nextStep says what the reader should do now.
+func nextStep(d breaker.Decision) string {
+	switch {
+	case d.TripReason == breaker.TripManual:
+		return "read the diagnostic (--format markdown) and answer its question"
+	case d.State == breaker.StateOpen:
+		return "stop: a human reads the diagnostic (--format markdown) and answers on the pull request with " +
+			"`/breaker reset " + SafeLine(d.Slice) + " [--rollback] [guidance]`"
+	case d.HeadInfra != "":
+		return "fix what stopped the tests from running and push again"
+	}
+	return closedNext(d)
+}
+
+// closedNext says how close a CLOSED slice is to tripping.
+func closedNext(d breaker.Decision) string {
+	worst, name := 0, ""
+	for _, t := range d.Tests {
+		if t.FailedAttempts > worst {
+			worst, name = t.FailedAttempts, t.Name
+		}
+	}
+	slice := d.Limits.Slice - d.TotalFailed
+	if name == "" {
+		return fmt.Sprintf("keep going (%d failed attempts left in this slice)", slice)
+	}
+	return fmt.Sprintf("keep going; %s trips after %d more failed %s, the slice after %d",
+		SafeLine(name), d.Limits.PerTest-worst, plural(d.Limits.PerTest-worst, "attempt", "attempts"), slice)
+}
+
+// countViolations counts the findings whose verdict is "violation".
+func countViolations(fs []breaker.ScopeFinding) int {
+	n := 0
+	for _, f := range fs {
+		if f.Verdict == "violation" {
+			n++
+		}
+	}
+	return n
+}

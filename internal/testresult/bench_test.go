@@ -1,0 +1,140 @@
+package testresult
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+)
+
+// genJUnit writes a JUnit file of n cases, one in ten failing with a
+// message and a three-line trace, the shape pytest and Surefire write.
+func genJUnit(n int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites><testsuite name=\"bench\" tests=\"%d\">\n", n)
+	for i := range n {
+		if i%10 == 0 {
+			fmt.Fprintf(&b, `<testcase classname="tests.pkg.test_mod.TestClass%d" name="test_method_%d" time="0.001" file="tests/pkg/test_mod.py" line="%d"><failure message="assert %d == %d">tests/pkg/test_mod.py:%d: in test_method_%d
+    assert x == y
+E   AssertionError: values differ &lt;x&gt;</failure></testcase>`+"\n", i%100, i, i%1000, i, i+1, i%1000, i)
+			continue
+		}
+		fmt.Fprintf(&b, `<testcase classname="tests.pkg.test_mod.TestClass%d" name="test_method_%d" time="0.001" file="tests/pkg/test_mod.py" line="%d"/>`+"\n", i%100, i, i%1000)
+	}
+	b.WriteString("</testsuite></testsuites>\n")
+	return b.Bytes()
+}
+
+// genGoTest writes a go test -json stream of n tests in 10 packages, one in
+// ten failing with a located message, as go 1.26 prints them.
+func genGoTest(n int) []byte {
+	var b bytes.Buffer
+	const ts = `"Time":"2026-01-02T03:04:05.123456789Z"`
+	for i := range n {
+		pkg := fmt.Sprintf("github.com/acme/app/internal/pkg%d", i%10)
+		name := fmt.Sprintf("TestFeature%d", i)
+		fmt.Fprintf(&b, "{%s,\"Action\":\"run\",\"Package\":%q,\"Test\":%q}\n", ts, pkg, name)
+		fmt.Fprintf(&b, "{%s,\"Action\":\"output\",\"Package\":%q,\"Test\":%q,\"Output\":\"=== RUN   %s\\n\"}\n", ts, pkg, name, name)
+		verdict := "PASS"
+		if i%10 == 0 {
+			verdict = "FAIL"
+			fmt.Fprintf(&b, "{%s,\"Action\":\"output\",\"Package\":%q,\"Test\":%q,\"Output\":\"    feature_test.go:%d: got %d, want %d\\n\"}\n", ts, pkg, name, i%500, i, i+1)
+		}
+		fmt.Fprintf(&b, "{%s,\"Action\":\"output\",\"Package\":%q,\"Test\":%q,\"Output\":\"--- %s: %s (0.00s)\\n\"}\n", ts, pkg, name, verdict, name)
+		fmt.Fprintf(&b, "{%s,\"Action\":%q,\"Package\":%q,\"Test\":%q,\"Elapsed\":0}\n", ts, map[string]string{"PASS": "pass", "FAIL": "fail"}[verdict], pkg, name)
+	}
+	return b.Bytes()
+}
+
+func TestGenerated(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{{"junit", genJUnit(1000)}, {"gotest", genGoTest(1000)}} {
+		res, err := Parse(bytes.NewReader(tt.data), FormatAuto)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got, want := CountTests(res.Tests), (Counts{Total: 1000, Passed: 900, Failed: 100}); got != want {
+			t.Errorf("%s: got %+v, want %+v", tt.name, got, want)
+		}
+	}
+}
+
+func BenchmarkParseJUnit100k(b *testing.B) { benchParse(b, genJUnit(100_000)) }
+
+// BenchmarkParseJUnit100kUndeclared has no tests="N" to size the result by.
+func BenchmarkParseJUnit100kUndeclared(b *testing.B) {
+	benchParse(b, bytes.Replace(genJUnit(100_000), []byte(` tests="100000"`), nil, 1))
+}
+
+func BenchmarkParseGoTest100k(b *testing.B) { benchParse(b, genGoTest(100_000)) }
+
+// benchParse reports throughput and allocations, and the peak heap one
+// parse needs (sampled while it runs) as bytes and as a multiple of the
+// file size.
+func benchParse(b *testing.B, data []byte) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	peak, live := measureHeap(func() any {
+		res, err := Parse(bytes.NewReader(data), FormatAuto)
+		if err != nil || len(res.Tests) != 100_000 {
+			b.Fatalf("got %v tests, error %v", len(res.Tests), err)
+		}
+		return res
+	})
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	n := 0
+	for b.Loop() {
+		if _, err := Parse(bytes.NewReader(data), FormatAuto); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	// MB per CPU second: steadier than wall time on a shared, loaded machine.
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(len(data))*float64(n)/1e6/cpu.Seconds(), "MB/cpu-s")
+	}
+	b.ReportMetric(float64(len(data))/(1<<20), "file-MiB")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(peak)/float64(len(data)), "peak/file")
+	b.ReportMetric(float64(live)/float64(len(data)), "result/file")
+}
+
+// measureHeap runs fn once and returns the peak heap growth seen while it
+// ran (sampled every 100µs) and the heap its result keeps alive.
+func measureHeap(fn func() any) (peak, live uint64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	runtime.GC()
+	base := read()
+	var max uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			if v := read(); v > max {
+				max = v
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Microsecond):
+			}
+		}
+	}()
+	res := fn()
+	close(done)
+	wg.Wait()
+	runtime.GC()
+	live = read() - base
+	runtime.KeepAlive(res)
+	return max - base, live
+}

@@ -1,0 +1,99 @@
+package testresult
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// detectBytes is how much of a file Detect looks at.
+const detectBytes = 64 << 10
+
+// Parse reads one result file. With FormatAuto it detects the format from
+// the first 64 KiB of content (see Detect).
+func Parse(r io.Reader, f Format) (*Result, error) {
+	br := bufio.NewReaderSize(r, detectBytes)
+	if f == FormatAuto {
+		head, _ := br.Peek(detectBytes)
+		var err error
+		if f, err = Detect(head); err != nil {
+			return nil, err
+		}
+	}
+	var res *Result
+	var err error
+	switch f {
+	case FormatJUnit:
+		res, err = ParseJUnit(br)
+	case FormatGoTest:
+		res, err = ParseGoTest(br)
+	case FormatTAP:
+		res, err = ParseTAP(br)
+	default:
+		return nil, fmt.Errorf("unknown result format %q", f)
+	}
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		pe.Format = f
+	}
+	return res, err
+}
+
+// Detect names the format of a file from its first bytes: XML (first
+// non-blank byte '<') is JUnit; a line starting with '{' or one of go test's
+// own lines (FAIL, ok, ---, ===, panic:) is a go test stream; a TAP version
+// line, a plan (1..N) or a test line (ok / not ok) is TAP. Comment lines
+// starting with '#' decide nothing. The error is a *ParseError.
+func Detect(head []byte) (Format, error) {
+	body := bytes.TrimPrefix(head, []byte("\uFEFF"))
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	switch {
+	case len(head) == 0:
+		return "", &ParseError{Msg: "empty file"}
+	case len(trimmed) == 0:
+		return "", &ParseError{Msg: "the file holds only white space"}
+	case trimmed[0] == '<':
+		return FormatJUnit, nil
+	}
+	for line := range bytes.Lines(trimmed) {
+		line = bytes.TrimRight(line, "\r\n")
+		switch {
+		case len(line) > 0 && line[0] == '{':
+			return FormatGoTest, nil
+		case isTAPLine(line):
+			return FormatTAP, nil
+		case isGoTextLine(line):
+			return FormatGoTest, nil
+		}
+	}
+	return "", &ParseError{Msg: "unrecognised format: not JUnit XML, a go test -json stream or TAP"}
+}
+
+func isTAPLine(line []byte) bool {
+	switch {
+	case bytes.HasPrefix(line, []byte("TAP version ")):
+		return true
+	case bytes.HasPrefix(line, []byte("1..")):
+		return len(line) > 3 && line[3] >= '0' && line[3] <= '9'
+	}
+	_, ok := tapTestLine(string(line))
+	return ok
+}
+
+// goTextPrefixes start the lines go test prints around its JSON events
+// (build failures, crashes of old toolchains).
+var goTextPrefixes = [][]byte{
+	[]byte("FAIL\t"), []byte("ok  \t"), []byte("?   \t"), []byte("--- FAIL:"), []byte("--- PASS:"),
+	[]byte("--- SKIP:"), []byte("=== RUN"), []byte("panic: "),
+}
+
+func isGoTextLine(line []byte) bool {
+	for _, p := range goTextPrefixes {
+		if bytes.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,268 @@
+package testresult
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// maxLineBytes bounds one line of a go test stream; the rest of a longer line
+// is dropped (the line then reads as text, with a warning).
+const maxLineBytes = 8 << 20
+
+// goEvent is one test2json (or go build -json) event. encoding/json decodes
+// it: keys match case-insensitively and, when a key repeats, the last
+// occurrence wins.
+type goEvent struct {
+	Action      string
+	Package     string
+	Test        string
+	Output      string
+	FailedBuild string
+	ImportPath  string
+}
+
+// ParseGoTest reads a `go test -json` stream: test2json events, the build
+// events go test interleaves (build-output, build-fail), and the plain text
+// lines old toolchains and early failures print between them. A test that
+// started but never reported a result is a failure; a test reported more than
+// once (-count, or a rerun appended to the stream) is decided by its last
+// run that was not skipped, and is flaky when it failed before passing.
+func ParseGoTest(r io.Reader) (*Result, error) {
+	p := newGoParser()
+	overlong, err := eachLine(r, p.line)
+	if err != nil {
+		return nil, &ParseError{Offset: p.offset, Line: p.lineNo, Msg: "reading: " + err.Error()}
+	}
+	p.overlong = overlong
+	if p.lineNo == 0 {
+		return nil, &ParseError{Msg: "empty file"}
+	}
+	return p.finish(), nil
+}
+
+// goKey names a test within a stream.
+type goKey struct{ pkg, test string }
+
+// goRun is a test that started and has not reported a result yet.
+type goRun struct {
+	seq int
+	out capBuf
+}
+
+// goPkg is what a stream says about one package.
+type goPkg struct {
+	seq         int
+	tests       int
+	failed      bool
+	failedBuild string
+	out         capBuf
+	benches     []string // benchmark result lines seen
+}
+
+type goParser struct {
+	runs     map[goKey]*goRun
+	pkgs     map[string]*goPkg
+	list     testList // tests as they finish
+	tests    []Test   // the list, once the stream ended
+	index    map[goKey]int
+	builds   map[string]*capBuf
+	buildBad []string    // import paths whose build failed, in order
+	text     capBuf      // non-JSON lines
+	textBad  [][2]string // {"build failed"|"setup failed", package} from text lines
+	unknown  map[string]int
+	badJSON  int
+	firstBad string
+	overlong bool
+	seq      int
+	lineNo   int
+	offset   int64
+	warnings []string
+}
+
+func newGoParser() *goParser {
+	return &goParser{runs: map[goKey]*goRun{}, pkgs: map[string]*goPkg{}, index: map[goKey]int{},
+		builds: map[string]*capBuf{}, unknown: map[string]int{}}
+}
+
+func (p *goParser) line(line []byte) {
+	p.lineNo++
+	p.offset += int64(len(line))
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		var ev goEvent
+		err := json.Unmarshal(trimmed, &ev)
+		if err == nil && ev.Action != "" {
+			p.event(&ev)
+			return
+		}
+		if err == nil {
+			p.textLine(line) // JSON, but not an event: a program's own output
+			return
+		}
+		p.badJSON++
+		if p.firstBad == "" {
+			p.firstBad = fmt.Sprintf("line %d (offset %d): %v", p.lineNo, p.offset-int64(len(line)), err)
+		}
+	}
+	p.textLine(line)
+}
+
+func (p *goParser) pkg(name string) *goPkg {
+	g := p.pkgs[name]
+	if g == nil {
+		p.seq++
+		g = &goPkg{seq: p.seq}
+		p.pkgs[name] = g
+	}
+	return g
+}
+
+func (p *goParser) run(k goKey) *goRun {
+	r := p.runs[k]
+	if r == nil {
+		p.seq++
+		r = &goRun{seq: p.seq}
+		p.runs[k] = r
+		p.pkg(k.pkg).tests++
+	}
+	return r
+}
+
+func (p *goParser) event(ev *goEvent) {
+	k := goKey{ev.Package, ev.Test}
+	switch ev.Action {
+	case "run":
+		p.run(k)
+	case "output":
+		p.output(k, ev.Output)
+	case "pass", "bench", "fail", "skip":
+		if ev.Test == "" {
+			p.pkgResult(ev)
+			return
+		}
+		p.finishRun(k, actionStatus(ev.Action))
+	case "build-output":
+		b := p.builds[ev.ImportPath]
+		if b == nil {
+			b = &capBuf{}
+			p.builds[ev.ImportPath] = b
+		}
+		b.writeString(ev.Output)
+	case "build-fail":
+		p.buildBad = append(p.buildBad, ev.ImportPath)
+	case "start", "pause", "cont", "attr", "artifacts":
+	default:
+		p.unknown[ev.Action]++
+	}
+}
+
+func (p *goParser) output(k goKey, out string) {
+	if isBenchLine(out) {
+		g := p.pkg(k.pkg)
+		g.benches = append(g.benches, out)
+	}
+	if k.test == "" {
+		p.pkg(k.pkg).out.writeString(out)
+		return
+	}
+	p.run(k).out.writeString(out)
+}
+
+func (p *goParser) pkgResult(ev *goEvent) {
+	g := p.pkg(ev.Package)
+	if ev.Action == "fail" {
+		g.failed = true
+		if ev.FailedBuild != "" {
+			g.failedBuild = ev.FailedBuild
+		}
+	}
+}
+
+func actionStatus(action string) breaker.TestStatus {
+	switch action {
+	case "fail":
+		return breaker.StatusFail
+	case "skip":
+		return breaker.StatusSkip
+	}
+	return breaker.StatusPass
+}
+
+// finishRun records the result of a test's run.
+func (p *goParser) finishRun(k goKey, st breaker.TestStatus) {
+	r := p.run(k)
+	delete(p.runs, k)
+	t := Test{Suite: k.pkg, Name: k.test, Status: st}
+	if st != breaker.StatusPass {
+		out := r.out.String()
+		t.Message, t.File, t.Line = goMessage(out)
+		if st.Failed() {
+			t.Output = out
+		}
+	}
+	p.record(k, t)
+}
+
+// record adds t, or folds it into an earlier run of the same test.
+func (p *goParser) record(k goKey, t Test) {
+	i, ok := p.index[k]
+	if !ok {
+		p.index[k] = p.list.add(t)
+		return
+	}
+	combineRerun(p.list.at(i), t)
+}
+
+// combineRerun folds a later run t into old: the last run that was not
+// skipped decides, and a pass after a failure is flaky.
+func combineRerun(old *Test, t Test) {
+	runs := append(runsOf(*old), runsOf(t)...)
+	if t.Status != breaker.StatusSkip || old.Status == breaker.StatusSkip {
+		*old = t
+	}
+	old.Runs = runs
+	old.Flaky = false
+	if old.Status == breaker.StatusPass {
+		for _, r := range runs {
+			old.Flaky = old.Flaky || r.Status.Failed()
+		}
+	}
+}
+
+// finish closes the stream: unfinished tests fail, benchmark lines become
+// tests, and package failures become infra reasons or warnings.
+func (p *goParser) finish() *Result {
+	keys := make([]goKey, 0, len(p.runs))
+	for k := range p.runs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return p.runs[keys[i]].seq < p.runs[keys[j]].seq })
+	for _, k := range keys {
+		p.unfinished(k)
+	}
+	p.benchTests()
+	p.tests = p.list.slice()
+	res := &Result{Format: FormatGoTest}
+	res.Infra = p.packageVerdicts()
+	res.Tests = p.tests
+	res.Warnings = append(p.warnings, p.streamWarnings()...)
+	return res
+}
+
+func (p *goParser) unfinished(k goKey) {
+	r := p.runs[k]
+	delete(p.runs, k)
+	out := r.out.String()
+	t := Test{Suite: k.pkg, Name: k.test, Status: breaker.StatusFail, Output: out}
+	t.Message, t.File, t.Line = goMessage(out)
+	if t.Message == "" {
+		t.Message = "the test started but never reported a result"
+	}
+	p.warnings = append(p.warnings, fmt.Sprintf("%s started but never reported a result: counted as a failure", t.FullName()))
+	p.record(k, t)
+}

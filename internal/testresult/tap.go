@@ -1,0 +1,196 @@
+package testresult
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// ParseTAP reads TAP 13 (and the TAP 14 lines it shares): "ok"/"not ok" test
+// lines with their YAML diagnostics, plans, "# SKIP" and "# TODO"
+// directives and "Bail out!". A failing TODO test is skipped (an expected
+// failure); indented subtest lines are left to their parent's test line;
+// other lines are ignored, as TAP asks.
+func ParseTAP(r io.Reader) (*Result, error) {
+	p := &tapParser{plan: -1}
+	overlong, err := eachLine(r, p.line)
+	if err != nil {
+		return nil, &ParseError{Offset: p.offset, Line: p.lineNo, Msg: "reading: " + err.Error()}
+	}
+	if p.lineNo == 0 {
+		return nil, &ParseError{Msg: "empty file"}
+	}
+	p.flush()
+	res := &Result{Format: FormatTAP, Tests: p.tests.slice(), Warnings: p.warnings}
+	if overlong {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("a line over %d MiB was cut", maxLineBytes>>20))
+	}
+	p.verdict(res)
+	return res, nil
+}
+
+type tapParser struct {
+	tests    testList
+	index    testIndex
+	pending  *Test // the last test line, waiting for its YAML block
+	yaml     *capBuf
+	inYAML   bool
+	points   int
+	plan     int
+	planNote string
+	bailed   bool
+	bail     string
+	lineNo   int
+	offset   int64
+	warnings []string
+}
+
+func (p *tapParser) line(raw []byte) {
+	p.lineNo++
+	p.offset += int64(len(raw))
+	if p.bailed {
+		return
+	}
+	s := strings.TrimRight(string(raw), "\r\n")
+	trimmed := strings.TrimSpace(s)
+	if p.inYAML {
+		if trimmed == "..." {
+			p.inYAML = false
+			return
+		}
+		p.yaml.writeString(s + "\n")
+		return
+	}
+	if p.pending != nil && trimmed == "---" && s != trimmed {
+		p.inYAML, p.yaml = true, &capBuf{}
+		return
+	}
+	p.topLine(s)
+}
+
+func (p *tapParser) topLine(s string) {
+	if pt, ok := tapTestLine(s); ok {
+		p.flush()
+		p.points++
+		p.pending = pt.test(p.points)
+		return
+	}
+	switch {
+	case strings.HasPrefix(s, "Bail out!"):
+		p.flush()
+		p.bailed, p.bail = true, strings.TrimSpace(strings.TrimPrefix(s, "Bail out!"))
+	case strings.HasPrefix(s, "1.."):
+		p.flush()
+		spec, note, _ := strings.Cut(s[3:], "#")
+		if n, err := strconv.Atoi(strings.TrimSpace(spec)); err == nil {
+			p.plan, p.planNote = n, strings.TrimSpace(note)
+		}
+	case s != "" && s[0] != ' ' && s[0] != '\t' && s[0] != '#':
+		p.flush() // a line TAP does not know ends any YAML-less pending test
+	}
+}
+
+// flush adds the pending test with its YAML diagnostics.
+func (p *tapParser) flush() {
+	if p.pending == nil {
+		return
+	}
+	t := *p.pending
+	p.pending, p.inYAML = nil, false
+	if p.yaml != nil {
+		applyYAML(&t, p.yaml.String())
+		p.yaml = nil
+	}
+	p.index.add(&p.tests, t)
+}
+
+func (p *tapParser) verdict(res *Result) {
+	switch {
+	case p.bailed && p.points == 0:
+		res.Infra = append(res.Infra, joinReason("bailed out before any test", p.bail))
+	case p.bailed:
+		res.Warnings = append(res.Warnings, joinReason(fmt.Sprintf("bailed out after %d tests", p.points), p.bail))
+	case p.plan == 0 && p.points == 0:
+		res.Infra = append(res.Infra, joinReason("the TAP plan is 1..0 (no tests)", p.planNote))
+	case p.plan > 0 && p.plan != p.points:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the plan announced %d tests, %d were reported", p.plan, p.points))
+	}
+}
+
+// tapPoint is one parsed test line.
+type tapPoint struct {
+	ok        bool
+	num       int
+	desc      string
+	directive string // "skip", "todo" or ""
+	reason    string
+}
+
+// tapTestLine parses "ok 1 - description # SKIP reason" and its variants.
+func tapTestLine(s string) (tapPoint, bool) {
+	var pt tapPoint
+	rest, ok := strings.CutPrefix(s, "ok")
+	if !ok {
+		if rest, ok = strings.CutPrefix(s, "not ok"); !ok {
+			return pt, false
+		}
+	} else {
+		pt.ok = true
+	}
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return pt, false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	pt.num, _ = strconv.Atoi(rest[:i])
+	rest = strings.TrimPrefix(strings.TrimLeft(rest[i:], " \t"), "- ")
+	desc, dir := splitDirective(rest)
+	pt.desc = strings.TrimSpace(strings.ReplaceAll(desc, `\#`, "#"))
+	word, reason, _ := strings.Cut(strings.TrimSpace(dir), " ")
+	switch w := strings.ToLower(word); {
+	case strings.HasPrefix(w, "skip"):
+		pt.directive = "skip"
+	case strings.HasPrefix(w, "todo"):
+		pt.directive = "todo"
+	}
+	pt.reason = strings.TrimSpace(reason)
+	return pt, true
+}
+
+// splitDirective cuts s at its first '#' not escaped by a backslash.
+func splitDirective(s string) (desc, dir string) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '#':
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
+}
+
+func (pt tapPoint) test(seq int) *Test {
+	t := &Test{Name: capText(pt.desc), Status: breaker.StatusPass}
+	if t.Name == "" {
+		n := pt.num
+		if n == 0 {
+			n = seq
+		}
+		t.Name = "#" + strconv.Itoa(n)
+	}
+	switch {
+	case pt.directive == "skip", pt.directive == "todo" && !pt.ok:
+		t.Status = breaker.StatusSkip
+		t.Message = joinReason(pt.directive, capText(pt.reason))
+	case !pt.ok:
+		t.Status = breaker.StatusFail
+	}
+	return t
+}
