@@ -7,7 +7,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 )
 
-// commandKind is a /breaker breakerCmd a pull request comment can carry.
+// commandKind is a /breaker command a pull request comment can carry.
 type commandKind string
 
 const (
@@ -15,17 +15,17 @@ const (
 	cmdReset commandKind = "reset"
 )
 
-// breakerCmd is a parsed /breaker comment breakerCmd.
+// command is a parsed /breaker comment command.
 type breakerCmd struct {
 	kind     commandKind
 	slice    string // reset: the slice named, "" = the current one
 	rollback bool   // reset: restore the checkpoint's tree first
 	guidance string // reset: free text for the agent
-	problem  string // why the breakerCmd is malformed; "" when it is fine
+	problem  string // why the command is malformed; "" when it is fine
 }
 
-// parseCommand reads a /breaker breakerCmd from the first non-empty line of a
-// comment body. ok is false when the comment is not a /breaker breakerCmd at
+// parseCommand reads a /breaker command from the first non-empty line of a
+// comment body. ok is false when the comment is not a /breaker command at
 // all (ordinary conversation). The words after "reset" are: an optional
 // slice id (a valid id that contains a digit, e.g. S-3), an optional
 // --rollback, then guidance, which is everything else including later lines.

@@ -15,7 +15,7 @@ import (
 // writerPermissions are the repository permissions that may run commands.
 var writerPermissions = []string{"admin", "maintain", "write"}
 
-// onComment runs a /breaker breakerCmd from a pull request comment, once the
+// onComment runs a /breaker command from a pull request comment, once the
 // commenter is verified as a human writer who is not the agent.
 func (r *actionRun) onComment(action string, c actionenv.IssueComment) int {
 	if action != "created" {
@@ -24,7 +24,7 @@ func (r *actionRun) onComment(action string, c actionenv.IssueComment) int {
 	}
 	cmd, ok := parseCommand(c.Body)
 	if !ok {
-		r.ax.Logf("breaker: nothing to do: the comment is not a /breaker breakerCmd")
+		r.ax.Logf("breaker: nothing to do: the comment is not a /breaker command")
 		return ExitClosed
 	}
 	if !c.OnPullRequest {
@@ -76,9 +76,9 @@ func (r *actionRun) verify(c actionenv.IssueComment) (string, error) {
 	return "", nil
 }
 
-// refuse answers a breakerCmd that will not run, with why: a reply on the pull
+// refuse answers a command that will not run, with why: a reply on the pull
 // request (plain text, no mentions), a warning annotation, the summary.
-// The exit code is 0: a refused breakerCmd is an answer, not a failure of the
+// The exit code is 0: a refused command is an answer, not a failure of the
 // check.
 func (r *actionRun) refuse(c actionenv.IssueComment, cmd breakerCmd, why string) int {
 	name := "/breaker"
@@ -90,10 +90,10 @@ func (r *actionRun) refuse(c actionenv.IssueComment, cmd breakerCmd, why string)
 	if r.in.Comment {
 		body := "**Circuit breaker:** " + report.EscapeText(r.red.Clean(msg)) + "\n"
 		_, err := r.forge.CreateComment(r.ctx, c.Issue, body)
-		r.noteWrite("answer the breakerCmd on #"+strconv.Itoa(c.Issue), err)
+		r.noteWrite("answer the command on #"+strconv.Itoa(c.Issue), err)
 	}
-	r.ax.Annotate(actionenv.LevelWarning, "Circuit breaker breakerCmd refused", report.SafeLine(r.red.Clean(msg)))
-	summary := "## Circuit breaker: breakerCmd refused\n\n" + report.EscapeText(r.red.Clean(msg)) + "\n" + r.notesMarkdown()
+	r.ax.Annotate(actionenv.LevelWarning, "Circuit breaker command refused", report.SafeLine(r.red.Clean(msg)))
+	summary := "## Circuit breaker: command refused\n\n" + report.EscapeText(r.red.Clean(msg)) + "\n" + r.notesMarkdown()
 	if err := r.ax.WriteSummary(summary); err != nil {
 		r.ax.Logf("breaker: step summary not written: GITHUB_STEP_SUMMARY is unusable")
 	}
