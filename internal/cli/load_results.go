@@ -64,13 +64,19 @@ func loadResultsWith(workspace string, globs []string, lim resultLimits) (testre
 var errNoSuchFile = errors.New("no such file (or a symlink to nothing)")
 
 // unreadableResults joins the errors of the result files that could not
-// be read (each names its file); nil when every file was read. A missing
-// file is not among them: it is infra when no other file has tests. Callers that
+// be read (each names its file); nil when every file was read. Callers that
 // must fail closed on a broken file (evaluate, action) return it.
-func unreadableResults(rep testresult.Report) error {
+func unreadableResults(rep testresult.Report) error { return resultErrors(rep, true) }
+
+// brokenResults is unreadableResults without the missing files: for the
+// engine a missing file means the tests did not write it, which is infra
+// when no other file has tests.
+func brokenResults(rep testresult.Report) error { return resultErrors(rep, false) }
+
+func resultErrors(rep testresult.Report, strict bool) error {
 	var errs []error
 	for _, f := range rep.Files {
-		if f.Err != nil && !errors.Is(f.Err, errNoSuchFile) {
+		if f.Err != nil && (strict || !errors.Is(f.Err, errNoSuchFile)) {
 			errs = append(errs, f.Err)
 		}
 	}

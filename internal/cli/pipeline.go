@@ -119,7 +119,7 @@ func observe(opts evalOptions, head string, names []string) (breaker.Observation
 	if err != nil {
 		return breaker.Observation{}, err
 	}
-	if err := unreadableResults(rep); err != nil {
+	if err := brokenResults(rep); err != nil {
 		return breaker.Observation{}, err
 	}
 	return buildObservation(head, rep, names), nil
