@@ -83,9 +83,7 @@ func (g *generator) initial() {
 		g.paths = append(g.paths, fmt.Sprintf("pkg/d%02d/sub%d/file%03d.go", i%50, (i/50)%10, i/500))
 	}
 	edits := make([]string, len(g.paths))
-	for i, p := range g.paths {
-		edits[i] = p
-	}
+	copy(edits, g.paths)
 	g.main = append(g.main, g.commit("refs/heads/main", 0, 0, "Initial import", edits))
 }
 

@@ -44,7 +44,7 @@ func parseCommand(body string) (cmd breakerCmd, ok bool) {
 	case string(cmdReset):
 		return parseReset(words[2:], rest), true
 	}
-	return breakerCmd{problem: "unknown breakerCmd " + quoteWord(words[1]) + "; the commands are /breaker debug and /breaker reset"}, true
+	return breakerCmd{problem: "unknown command " + quoteWord(words[1]) + "; the commands are /breaker debug and /breaker reset"}, true
 }
 
 func parseReset(words []string, rest string) breakerCmd {
@@ -55,12 +55,9 @@ func parseReset(words []string, rest string) breakerCmd {
 	if len(words) > 0 && words[0] == "--rollback" {
 		cmd.rollback, words = true, words[1:]
 	}
-	for _, w := range words {
-		if strings.HasPrefix(w, "--") {
-			cmd.problem = "unknown option " + quoteWord(w) + "; the only option is --rollback, right after the slice"
-			return cmd
-		}
-		break
+	if len(words) > 0 && strings.HasPrefix(words[0], "--") {
+		cmd.problem = "unknown option " + quoteWord(words[0]) + "; the only option is --rollback, right after the slice"
+		return cmd
 	}
 	cmd.guidance = strings.TrimSpace(strings.Join(words, " ") + "\n" + rest)
 	return cmd
