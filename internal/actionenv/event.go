@@ -85,6 +85,7 @@ type prPayload struct {
 	} `json:"head"`
 	Base struct {
 		Ref  string    `json:"ref"`
+		SHA  string    `json:"sha"`
 		Repo *repoJSON `json:"repo"`
 	} `json:"base"`
 }
@@ -136,7 +137,7 @@ func (p *payload) fillPullRequest(ev *Event, repo string) error {
 	fork := pr.Head.Repo == nil || !strings.EqualFold(pr.Head.Repo.FullName, repo)
 	ev.PullRequest = &breaker.PullRequest{
 		Number: pr.Number, State: pr.State, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref,
-		BaseRef: pr.Base.Ref, Author: pr.User.Login, Fork: fork,
+		BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA, Author: pr.User.Login, Fork: fork,
 	}
 	ev.Merged = pr.Merged
 	return nil

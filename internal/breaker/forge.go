@@ -12,6 +12,7 @@ type PullRequest struct {
 	HeadSHA string // pull_request.head.sha, never the synthetic merge commit
 	HeadRef string // branch name
 	BaseRef string
+	BaseSHA string // the base branch's tip when the pull request was last updated
 	Author  string
 	Fork    bool // the head repository is not the base repository
 }

@@ -33,7 +33,13 @@ func (r *actionRun) closedSlices(pr breaker.PullRequest) []string {
 	if r.in.Slice != "" {
 		set[r.in.Slice] = true
 	}
-	ev, err := r.deps.evaluate(r.ctx, r.evalOptions(target{head: pr.HeadSHA, branch: pr.HeadRef}))
+	// After a merge the base branch contains the head, so base..head is
+	// empty: the base's tip as the pull request last saw it keeps its commits.
+	opts := r.evalOptions(target{head: pr.HeadSHA, branch: pr.HeadRef})
+	if pr.BaseSHA != "" {
+		opts.Base = pr.BaseSHA
+	}
+	ev, err := r.deps.evaluate(r.ctx, opts)
 	if err != nil {
 		r.note("the commits of #%d could not be read (%v); deleting the tags of the slice its branch names", pr.Number, err)
 	}

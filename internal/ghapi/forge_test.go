@@ -37,8 +37,8 @@ func TestClient_Identity(t *testing.T) {
 func TestClient_PullRequest(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	own := breaker.PullRequest{Number: 7, State: "open", HeadSHA: shaA, HeadRef: "agent/s-3", BaseRef: "main", Author: "agent"}
-	fork := breaker.PullRequest{Number: 8, State: "closed", HeadSHA: shaB, HeadRef: "patch", BaseRef: "main", Author: "stranger", Fork: true}
+	own := breaker.PullRequest{Number: 7, State: "open", HeadSHA: shaA, HeadRef: "agent/s-3", BaseRef: "main", BaseSHA: shaB, Author: "agent"}
+	fork := breaker.PullRequest{Number: 8, State: "closed", HeadSHA: shaB, HeadRef: "patch", BaseRef: "main", BaseSHA: shaA, Author: "stranger", Fork: true}
 	srv.AddPullRequest(own)
 	srv.AddPullRequest(fork)
 	c, _ := newClient(t, srv)

@@ -72,6 +72,7 @@ func toPullRequest(pr *github.PullRequest) breaker.PullRequest {
 		HeadSHA: pr.GetHead().GetSHA(),
 		HeadRef: pr.GetHead().GetRef(),
 		BaseRef: pr.GetBase().GetRef(),
+		BaseSHA: pr.GetBase().GetSHA(),
 		Author:  pr.GetUser().GetLogin(),
 		// A deleted fork leaves no head repository: still not ours.
 		Fork: head == "" || !strings.EqualFold(head, pr.GetBase().GetRepo().GetFullName()),

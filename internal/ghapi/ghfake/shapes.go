@@ -115,6 +115,9 @@ func (s *Server) pullJSON(pr breaker.PullRequest) map[string]any {
 	set(m, "head.user", userJSON(headOwner))
 	s.repoJSON(m, "head.repo", headOwner)
 	set(m, "base.ref", pr.BaseRef)
+	if pr.BaseSHA != "" {
+		set(m, "base.sha", pr.BaseSHA)
+	}
 	set(m, "base.label", s.owner+":"+pr.BaseRef)
 	s.repoJSON(m, "base.repo", s.owner)
 	return m

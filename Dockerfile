@@ -1,0 +1,27 @@
+# The image of the Greenlight Circuit Breaker action (action.yml: runs.using
+# docker). Two stages: a Go toolchain builds a static binary, and the final
+# image holds only that binary and the CA certificates it needs for the
+# GitHub API.
+#
+# GitHub's rules for Docker actions: the container runs as root so it can
+# write to the mounted workspace (no USER), the runner mounts
+# GITHUB_WORKSPACE and makes it the working directory (no WORKDIR), and the
+# ENTRYPOINT is an absolute path in exec form. internal/actionenv's tests
+# check these three.
+
+FROM golang:1.26-bookworm AS build
+# Modules first, so a change to the code reuses the downloaded modules.
+# Paths are absolute: no WORKDIR in this file, in any stage.
+COPY go.mod go.sum /src/
+RUN cd /src && go mod download
+COPY . /src/
+ARG VERSION=dev
+RUN cd /src && CGO_ENABLED=0 go build -trimpath \
+    -ldflags="-s -w -X github.com/greenlight-ci/breaker/internal/cli.Version=${VERSION}" \
+    -o /breaker ./cmd/breaker
+
+# distroless/static: CA certificates and tzdata, no shell, root by default
+# (not the :nonroot tag, which could not write the workspace).
+FROM gcr.io/distroless/static-debian12
+COPY --from=build /breaker /breaker
+ENTRYPOINT ["/breaker", "action"]
