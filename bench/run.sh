@@ -2,7 +2,7 @@
 # History-at-scale benchmark (issue 6): times `breaker evaluate` against
 # `git log --format=%B main..agent` on generated repositories, alternating
 # the two in the same run, and reports median wall times, their ratio and
-# peak RSS. See docs/fragments/bench.md.
+# peak RSS. See the README, "Reading history at scale".
 #
 # Environment:
 #   BREAKER_BENCH_DIR  fixture and binaries cache (default /tmp/breaker-bench)

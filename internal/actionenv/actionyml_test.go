@@ -19,7 +19,7 @@ import (
 const (
 	actionYMLPath  = "../../action.yml"
 	dockerfilePath = "../../Dockerfile"
-	actionDocPath  = "../../docs/fragments/action.md"
+	actionDocPath  = "../../README.md"
 	publishGoPath  = "../cli/action_publish.go"
 )
 

@@ -12,7 +12,7 @@ import (
 // changes meaning or disappears.
 const Schema = "greenlight-breaker/v1"
 
-// Report is the JSON report, field by field (docs/fragments/json.md). Absent
+// Report is the JSON report, field by field (README.md). Absent
 // optional values are null; lists are [] when empty, never null.
 type Report struct {
 	Schema              string             `json:"schema"`

@@ -76,17 +76,17 @@ func TestJSON_SchemaAndEscapes(t *testing.T) {
 	}
 }
 
-// TestJSON_Documented keeps docs/fragments/json.md in step with the schema:
+// TestJSON_Documented keeps README.md in step with the schema:
 // every key the report can carry is named there.
 func TestJSON_Documented(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("../../docs/fragments/json.md")
+	doc, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatalf("read the schema documentation: %v", err)
 	}
 	for _, key := range jsonKeys(reflect.TypeFor[Report]()) {
 		if !strings.Contains(string(doc), "`"+key+"`") {
-			t.Errorf("docs/fragments/json.md does not document `%s`", key)
+			t.Errorf("README.md does not document `%s`", key)
 		}
 	}
 }
