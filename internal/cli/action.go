@@ -137,6 +137,15 @@ func (r *actionRun) note(format string, args ...any) {
 	r.notes = append(r.notes, fmt.Sprintf(format, args...))
 }
 
+// noteDone records a write to GitHub that succeeded. In a dry run nothing
+// was written: the dry-run forge has already noted what it would have done,
+// so claiming success here would contradict it.
+func (r *actionRun) noteDone(format string, args ...any) {
+	if !r.in.DryRun {
+		r.note(format, args...)
+	}
+}
+
 func (r *actionRun) dryRunLog(s string) {
 	r.note("dry run: %s", s)
 }

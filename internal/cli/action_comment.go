@@ -126,7 +126,7 @@ func (r *actionRun) reset(c actionenv.IssueComment, cmd breakerCmd, pr breaker.P
 	if err := r.moveResetTag(d.Slice, head); err != nil {
 		return r.fail("cannot record the reset", err)
 	}
-	r.note("reset slice %s at %s", d.Slice, short(head))
+	r.noteDone("reset slice %s at %s", d.Slice, short(head))
 	// The workspace holds the pull request's head, not a rollback commit:
 	// evaluate that head as if reset there (the rollback commit is no attempt).
 	t.head, t.resetAt = pr.HeadSHA, pr.HeadSHA
@@ -166,7 +166,7 @@ func (r *actionRun) rollback(pr breaker.PullRequest, d breaker.Decision, remote 
 	if err := r.forge.UpdateRef(r.ctx, "heads/"+pr.HeadRef, sha, false); err != nil {
 		return "", fmt.Errorf("fast-forward %s to the rollback commit %s: %w", pr.HeadRef, short(sha), err)
 	}
-	r.note("rolled %s back to the tree of %s with commit %s", pr.HeadRef, short(cp), short(sha))
+	r.noteDone("rolled %s back to the tree of %s with commit %s", pr.HeadRef, short(cp), short(sha))
 	return sha, nil
 }
 

@@ -29,6 +29,10 @@ func (r *actionRun) publish(t target, d breaker.Decision, remote remoteRefs) int
 	cpSHA := remote.checkpoint
 	if !t.readOnly && actionenv.ValidSlice(d.Slice) {
 		cpSHA = r.ensureCheckpoint(d, remote.checkpoint)
+		if cpSHA != "" && !r.in.DryRun {
+			// The tag exists now: say so, not "to be created".
+			d.Checkpoint.Exists, d.Checkpoint.ExistingSHA = true, cpSHA
+		}
 	}
 	if cpSHA == "" {
 		cpSHA = d.Checkpoint.SHA
@@ -145,7 +149,7 @@ func (r *actionRun) identity() (string, error) {
 func (r *actionRun) noteWrite(what string, err error) {
 	switch {
 	case err == nil:
-		r.note("%s: done", what)
+		r.noteDone("%s: done", what)
 	case errors.Is(err, breaker.ErrForbidden):
 		r.note("could not %s: the token may not (a fork pull request's read-only token?); the diagnostic is in this summary and the log", what)
 	default:

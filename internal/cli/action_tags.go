@@ -54,7 +54,7 @@ func (r *actionRun) ensureCheckpoint(d breaker.Decision, existing string) string
 		err := r.forge.CreateRef(r.ctx, ref, cp)
 		switch {
 		case err == nil:
-			r.note("created the checkpoint tag %s at %s", d.Checkpoint.Tag, short(cp))
+			r.noteDone("created the checkpoint tag %s at %s", d.Checkpoint.Tag, short(cp))
 			return cp
 		case errors.Is(err, breaker.ErrForbidden):
 			r.note("the token may not create tags (a fork pull request's read-only token?): checkpoint tag %s not created", d.Checkpoint.Tag)
@@ -88,7 +88,7 @@ func (r *actionRun) deleteSliceTags(slices []string) error {
 				errs = append(errs, fmt.Errorf("delete %s: %w", ref, err))
 				continue
 			}
-			r.note("deleted %s (or it was already gone)", ref)
+			r.noteDone("deleted %s (or it was already gone)", ref)
 		}
 	}
 	return errors.Join(errs...)

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/report"
+)
+
+// workflow_dispatch is the /gl-debug pull cord: the diagnostic now,
+// whatever the counts, read only, exit 0 even when OPEN.
+func TestAction_DispatchPublishesDiagnosticReadOnly(t *testing.T) {
+	t.Parallel()
+	for _, attempts := range []int{1, 3} {
+		t.Run(strconv.Itoa(attempts)+" attempts", func(t *testing.T) {
+			t.Parallel()
+			h := newActionHarness(t)
+			_, head := h.spiral(attempts) // the workspace is checked out at head
+			h.openPR(head)
+
+			res := h.run("workflow_dispatch", dispatchEvent(t, "agent/S-3"))
+			if res.code != ExitClosed {
+				t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+			}
+			comments := h.srv.Comments(7)
+			if len(comments) != 1 || !report.HasMarker(comments[0].Body, "S-3") {
+				t.Fatalf("comments = %+v, want the sticky diagnostic", comments)
+			}
+			for name, md := range map[string]string{"comment": comments[0].Body, "summary": res.summary} {
+				for _, want := range []string{"### What actually happens", "expected 409, got 500", "### Recovery options"} {
+					if !strings.Contains(md, want) {
+						t.Errorf("%s lacks %q: the diagnostic was not published\n%s", name, want, md)
+					}
+				}
+			}
+			for _, c := range h.writes() {
+				if strings.Contains(c.Path, "/git/") {
+					t.Errorf("%s: workflow_dispatch is read only", c)
+				}
+			}
+			if refs := h.srv.Refs(); len(refs) != 0 {
+				t.Errorf("refs = %v, want none", refs)
+			}
+			if got := res.outputs["failed-attempts"]; got != strconv.Itoa(attempts) {
+				t.Errorf("output failed-attempts = %q, want %d", got, attempts)
+			}
+		})
+	}
+}
+
+// dry-run reads from GitHub and writes nothing, and still says what it
+// would have done and still fails the check.
+func TestAction_DryRunWritesNothing(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	h.inputs["dry-run"] = "true"
+
+	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	if res.code != ExitTripped {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitTripped, res.stdout)
+	}
+	if w := h.writes(); len(w) != 0 {
+		t.Errorf("writes reached GitHub in a dry run: %v", w)
+	}
+	if h.srv.CallCount() == 0 {
+		t.Errorf("no request reached GitHub: a dry run still reads")
+	}
+	for _, want := range []string{"dry run: would create tags/greenlight/checkpoint/S-3", "dry run: would create a comment on #7"} {
+		if !strings.Contains(res.summary, want) {
+			t.Errorf("step summary lacks %q:\n%s", want, res.summary)
+		}
+	}
+	for _, claim := range []string{"created the checkpoint tag", ": done"} {
+		if strings.Contains(res.summary, claim) {
+			t.Errorf("step summary claims a write (%q) in a dry run:\n%s", claim, res.summary)
+		}
+	}
+}
+
+// dry-run covers the comment commands too: a writer's reset with rollback
+// touches neither refs nor comments.
+func TestAction_DryRunResetWritesNothing(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	base, head := h.spiral(3)
+	h.openPR(head)
+	h.srv.SetRef("tags/greenlight/checkpoint/S-3", base)
+	h.srv.AddCommit(base, h.repo.git("rev-parse", base+"^{tree}"), "Initial commit")
+	h.srv.SetPermission("alice", "write")
+	h.inputs["dry-run"] = "true"
+
+	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset S-3 --rollback try again"))
+	if res.code != ExitClosed {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+	}
+	if w := h.writes(); len(w) != 0 {
+		t.Errorf("writes reached GitHub in a dry run: %v", w)
+	}
+	if refs := h.srv.Refs(); len(refs) != 1 {
+		t.Errorf("refs = %v, want only the checkpoint", refs)
+	}
+	for _, claim := range []string{"rolled agent/S-3 back", "reset slice S-3 at", ": done"} {
+		if strings.Contains(res.summary, claim) {
+			t.Errorf("step summary claims a write (%q) in a dry run:\n%s", claim, res.summary)
+		}
+	}
+	if !strings.Contains(res.summary, "dry run: would move heads/agent/S-3") &&
+		!strings.Contains(res.summary, "dry run: would create a commit") {
+		t.Errorf("step summary does not say what the rollback would have done:\n%s", res.summary)
+	}
+}
+
+// "/breaker debug" from a writer is the pull cord on the pull request:
+// the diagnostic with the acknowledgement, read only, exit 0.
+func TestAction_DebugCommandPublishesDiagnostic(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(1)
+	h.openPR(head)
+	h.srv.SetPermission("alice", "admin")
+
+	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker debug"))
+	if res.code != ExitClosed {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+	}
+	comments := h.srv.Comments(7)
+	if len(comments) != 1 {
+		t.Fatalf("comments = %+v, want the sticky diagnostic", comments)
+	}
+	for _, want := range []string{"alice asked for the diagnostic (/breaker debug) at 2026-02-18 10:30 UTC", "### What actually happens"} {
+		if !strings.Contains(comments[0].Body, want) {
+			t.Errorf("comment lacks %q:\n%s", want, comments[0].Body)
+		}
+	}
+	if refs := h.srv.Refs(); len(refs) != 0 {
+		t.Errorf("refs = %v, want none: debug is read only", refs)
+	}
+}

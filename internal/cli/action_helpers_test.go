@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ghapi"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+)
+
+// webhookDir holds the real webhook payloads the events are made from.
+const webhookDir = "../../../shared/fixtures/webhooks"
+
+// actionToken is the token the action runs with. It matches no token
+// pattern, so only the action's own masking can hide it.
+const actionToken = "s3cret-breaker-token-4711"
+
+// actionNow is the injected clock: acknowledgements are stable.
+var actionNow = time.Date(2026, 2, 18, 10, 30, 0, 0, time.UTC)
+
+// actionHarness is one workflow: a real repository as the workspace, a
+// fake GitHub, and the inputs of the action step.
+type actionHarness struct {
+	t      *testing.T
+	repo   *testRepo
+	srv    *ghfake.Server
+	inputs map[string]string
+	env    map[string]string // extra or overriding environment
+
+	mu     sync.Mutex
+	sleeps []time.Duration // waits the GitHub client asked for
+}
+
+func newActionHarness(t *testing.T, opts ...ghfake.Option) *actionHarness {
+	t.Helper()
+	if _, err := os.Stat(webhookDir); err != nil {
+		t.Skipf("webhook fixtures not found at %s: %v", webhookDir, err)
+	}
+	h := &actionHarness{
+		t: t, repo: newTestRepo(t),
+		srv:    ghfake.New(t, append([]ghfake.Option{ghfake.WithToken(actionToken)}, opts...)...),
+		inputs: map[string]string{"token": actionToken, "results": "junit.xml"},
+		env:    map[string]string{},
+	}
+	return h
+}
+
+// actionResult is what one run of the action left behind.
+type actionResult struct {
+	code    int
+	stdout  string
+	stderr  string
+	summary string
+	outputs map[string]string
+}
+
+// deps injects a forge bound to the fake whose waits are recorded.
+func (h *actionHarness) deps() actionDeps {
+	return actionDeps{
+		newForge: func(c actionenv.Context, in actionenv.Inputs) (breaker.Forge, error) {
+			return ghapi.New(ghapi.Config{
+				Token: in.Token, APIURL: h.srv.URL(), Owner: c.Owner, Repo: c.Repo,
+				Now: func() time.Time { return actionNow },
+				Sleep: func(_ context.Context, d time.Duration) error {
+					h.mu.Lock()
+					defer h.mu.Unlock()
+					h.sleeps = append(h.sleeps, d)
+					return nil
+				},
+			})
+		},
+		evaluate: evaluateBranch,
+		now:      func() time.Time { return actionNow },
+	}
+}
+
+// run runs the action once on event with payload, with fresh output and
+// summary files as the runner gives every step.
+func (h *actionHarness) run(event string, payload map[string]any) actionResult {
+	h.t.Helper()
+	return h.runWith(event, payload, h.deps())
+}
+
+func (h *actionHarness) runWith(event string, payload map[string]any, deps actionDeps) actionResult {
+	h.t.Helper()
+	dir := h.t.TempDir()
+	eventPath := filepath.Join(dir, "event.json")
+	data, err := json.Marshal(payload)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	writeFile(h.t, eventPath, string(data))
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": eventPath,
+		"GITHUB_REPOSITORY": h.srv.Owner() + "/" + h.srv.Repo(), "GITHUB_WORKSPACE": h.repo.dir,
+		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+		"GITHUB_RUN_ID": "4242", "GITHUB_SERVER_URL": "https://github.com",
+	}
+	for k, v := range h.inputs {
+		env["INPUT_"+strings.ToUpper(k)] = v
+	}
+	for k, v := range h.env {
+		env[k] = v
+	}
+	var stdout, stderr bytes.Buffer
+	e := &Env{Getenv: func(k string) string { return env[k] }, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
+	code := runActionWith(context.Background(), e, deps)
+	res := actionResult{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	res.summary = readOptional(h.t, env["GITHUB_STEP_SUMMARY"])
+	res.outputs = parseOutputs(h.t, readOptional(h.t, env["GITHUB_OUTPUT"]))
+	return res
+}
+
+func (h *actionHarness) waits() []time.Duration {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]time.Duration(nil), h.sleeps...)
+}
+
+// writes returns the requests that change state on GitHub.
+func (h *actionHarness) writes() []ghfake.Call {
+	var out []ghfake.Call
+	for _, c := range h.srv.Calls() {
+		if c.Method != "GET" && c.Method != "HEAD" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// countCalls counts the requests with method whose path contains part.
+func (h *actionHarness) countCalls(method, part string) int {
+	n := 0
+	for _, c := range h.srv.Calls() {
+		if c.Method == method && strings.Contains(c.Path, part) {
+			n++
+		}
+	}
+	return n
+}
+
+// failing writes this run's results: test fails.
+func (h *actionHarness) failing(test string) {
+	h.repo.results("junit.xml", map[string]string{test: "fail"})
+}
+
+// spiral builds main ── agent/S-3: n failed attempts on testDup and
+// returns the branch point (the checkpoint) and the head.
+func (h *actionHarness) spiral(n int) (base, head string) {
+	h.t.Helper()
+	base = h.repo.git("rev-parse", "HEAD")
+	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	for i := range n {
+		head = h.repo.attempt("S-3", testDup, "strategy "+string(rune('a'+i)))
+	}
+	h.failing(testDup)
+	return base, head
+}
+
+// openPR opens pull request 7 from agent/S-3 at head.
+func (h *actionHarness) openPR(head string) breaker.PullRequest {
+	pr := breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main",
+		BaseSHA: h.repo.git("rev-parse", "main"), Author: "agent-bot"}
+	h.srv.AddPullRequest(pr)
+	return pr
+}
+
+// webhook loads a real payload of the fixtures.
+func webhook(t *testing.T, name string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(webhookDir, filepath.FromSlash(name)))
+	if err != nil {
+		t.Skipf("webhook fixture %s: %v", name, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	return m
+}
+
+// setPath assigns v at a dotted path of a payload.
+func setPath(m map[string]any, path string, v any) {
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	m[keys[len(keys)-1]] = v
+}
+
+func pushEvent(t *testing.T, branch, after string) map[string]any {
+	p := webhook(t, "push/payload.json")
+	setPath(p, "ref", "refs/heads/"+branch)
+	setPath(p, "after", after)
+	return p
+}
+
+func pullRequestEvent(t *testing.T, action string, pr breaker.PullRequest) map[string]any {
+	p := webhook(t, "pull_request/"+action+".payload.json")
+	setPath(p, "action", action)
+	setPath(p, "number", pr.Number)
+	setPath(p, "pull_request.number", pr.Number)
+	setPath(p, "pull_request.state", map[bool]string{true: "closed", false: "open"}[action == "closed"])
+	setPath(p, "pull_request.head.sha", pr.HeadSHA)
+	setPath(p, "pull_request.head.ref", pr.HeadRef)
+	setPath(p, "pull_request.head.repo.full_name", ghfake.DefaultOwner+"/"+ghfake.DefaultRepo)
+	setPath(p, "pull_request.base.ref", pr.BaseRef)
+	setPath(p, "pull_request.base.sha", pr.BaseSHA)
+	return p
+}
+
+func commentEvent(t *testing.T, pr int, login, userType, body string) map[string]any {
+	p := webhook(t, "issue_comment/created.payload.json")
+	setPath(p, "issue.number", pr)
+	setPath(p, "issue.pull_request", map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/" + strconv.Itoa(pr)})
+	setPath(p, "comment.body", body)
+	setPath(p, "comment.user.login", login)
+	setPath(p, "comment.user.type", userType)
+	return p
+}
+
+func dispatchEvent(t *testing.T, branch string) map[string]any {
+	p := webhook(t, "workflow_dispatch/payload.json")
+	setPath(p, "ref", "refs/heads/"+branch)
+	setPath(p, "inputs", map[string]any{})
+	return p
+}
+
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readOptional(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// parseOutputs reads a GITHUB_OUTPUT file: "name<<DELIM", the value's
+// lines, "DELIM". Anything else is a test failure; a later value wins.
+func parseOutputs(t *testing.T, file string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(file))
+	for sc.Scan() {
+		name, delim, ok := strings.Cut(sc.Text(), "<<")
+		if !ok || name == "" || delim == "" {
+			t.Fatalf("GITHUB_OUTPUT line %q is not name<<DELIMITER", sc.Text())
+		}
+		var lines []string
+		closed := false
+		for sc.Scan() {
+			if sc.Text() == delim {
+				closed = true
+				break
+			}
+			lines = append(lines, sc.Text())
+		}
+		if !closed {
+			t.Fatalf("GITHUB_OUTPUT: output %s is never closed by %s", name, delim)
+		}
+		out[name] = strings.Join(lines, "\n")
+	}
+	return out
+}
