@@ -36,12 +36,12 @@ func (e *evaluator) checkScope(atts []tracked, lock ScopeLock) {
 	for i := range atts {
 		a := &atts[i]
 		justs := TrailerValues(a.commit.Trailers, key)
-		for _, f := range a.commit.Files {
-			if f.Path == "" || lock.InScope(f.Path) {
+		for _, path := range touchedPaths(a.commit.Files) {
+			if path == "" || lock.InScope(path) {
 				continue
 			}
-			reason, ok := justification(justs, f.Path)
-			finding := ScopeFinding{File: f.Path, SHA: a.SHA, Test: a.Test,
+			reason, ok := justification(justs, path)
+			finding := ScopeFinding{File: path, SHA: a.SHA, Test: a.Test,
 				Justification: reason, Verdict: VerdictJustified}
 			if !ok {
 				finding.Verdict = VerdictViolation
@@ -52,6 +52,19 @@ func (e *evaluator) checkScope(atts []tracked, lock ScopeLock) {
 			a.findings = append(a.findings, finding)
 		}
 	}
+}
+
+// touchedPaths lists every path an attempt changed: a rename touches both
+// its old path (a file removed there) and its new one.
+func touchedPaths(files []FileChange) []string {
+	var out []string
+	for _, f := range files {
+		if f.Change == ChangeRenamed && f.From != "" && f.From != f.Path {
+			out = append(out, f.From)
+		}
+		out = append(out, f.Path)
+	}
+	return out
 }
 
 // justification finds the reason given for path among the values of the

@@ -116,13 +116,20 @@ type nilScope struct{}
 // Lock returns nil.
 func (nilScope) Lock(string) ScopeLock { return nil }
 
-func TestEvaluate_ScopeRenameChecksNewPath(t *testing.T) {
+func TestEvaluate_ScopeRenameChecksBothPaths(t *testing.T) {
 	t.Parallel()
 	c := chain(attempt("TestA"))
 	c[0].Files = []FileChange{{Path: "internal/x/new.go", From: "docs/old.go", Change: ChangeRenamed}}
 	in := input(c, observe(sha(1), "TestA=pass"))
 	in.Scope = fakeScope{prefix: "internal/"}
+	got := Evaluate(in).Violations
+	if len(got) != 1 || got[0].File != "docs/old.go" {
+		t.Errorf("Violations = %v, want one for the out-of-scope old path docs/old.go", got)
+	}
+	c[0].Files[0].From = "internal/x/old.go"
+	in = input(c, observe(sha(1), "TestA=pass"))
+	in.Scope = fakeScope{prefix: "internal/"}
 	if got := Evaluate(in).Violations; len(got) != 0 {
-		t.Errorf("Violations = %v, want none for a rename into scope", got)
+		t.Errorf("Violations = %v, want none for a rename inside scope", got)
 	}
 }
