@@ -187,15 +187,7 @@ func (r *actionRun) writeSummary(d breaker.Decision, ack string) {
 // notesMarkdown renders the notes as a list, escaped: they quote GitHub's
 // errors and names the agent chose.
 func (r *actionRun) notesMarkdown() string {
-	if len(r.notes) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("\n### Breaker run\n\n")
-	for _, n := range r.notes {
-		b.WriteString("- " + report.EscapeInline(r.red.Clean(n)) + "\n")
-	}
-	return b.String()
+	return r.notesList("\n### Breaker run\n\n", "- ", report.EscapeInline)
 }
 
 func (r *actionRun) setOutputs(d breaker.Decision, cpSHA, reportPath string) {
@@ -237,13 +229,18 @@ func (r *actionRun) logVerdict(d breaker.Decision) {
 
 // notesText renders the notes for the log, one safe line each.
 func (r *actionRun) notesText() string {
+	return r.notesList("breaker run:\n", "  - ", report.SafeLine)
+}
+
+// notesList renders the notes under a heading, each redacted and escaped.
+func (r *actionRun) notesList(heading, bullet string, escape func(string) string) string {
 	if len(r.notes) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("breaker run:\n")
+	b.WriteString(heading)
 	for _, n := range r.notes {
-		b.WriteString("  - " + report.SafeLine(r.red.Clean(n)) + "\n")
+		b.WriteString(bullet + escape(r.red.Clean(n)) + "\n")
 	}
 	return b.String()
 }

@@ -4,46 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-func init() {
-	// Other test files of this package may define -update too; define it once.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-// updateGolden reports whether the test run was asked to rewrite goldens.
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// checkGolden compares got with testdata/results/<name>, rewriting it
-// under -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "results", name)
-	if updateGolden() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
 
 // runBreaker runs the command line and returns its exit code and output.
 func runBreaker(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -67,7 +32,7 @@ func TestResults_Help(t *testing.T) {
 			t.Errorf("help lacks %q", want)
 		}
 	}
-	checkGolden(t, "help.golden", []byte(out))
+	matchGolden(t, "results/help.golden", out)
 }
 
 func TestResults_Golden(t *testing.T) {
@@ -79,7 +44,7 @@ func TestResults_Golden(t *testing.T) {
 			if code != ExitError {
 				t.Errorf("got exit %d, want 1 (two broken files); stderr %q", code, errOut)
 			}
-			checkGolden(t, "all."+format+".golden", []byte(out))
+			matchGolden(t, "results/all."+format+".golden", out)
 		})
 	}
 }

@@ -5,37 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-func init() {
-	// -update rewrites golden files. Another test file of this package may
-	// declare the same flag; register it only when nobody has.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files under testdata/")
-	}
-}
-
-// updatingGolden reports whether the test run was given -update.
-func updatingGolden() bool {
-	f := flag.Lookup("update")
-	if f == nil {
-		return false
-	}
-	g, ok := f.Value.(flag.Getter)
-	if !ok {
-		return false
-	}
-	on, _ := g.Get().(bool)
-	return on
-}
 
 // runTrailersCmd runs `breaker trailers args...` through Main.
 func runTrailersCmd(stdin string, args ...string) (stdout, stderr string, code int) {
@@ -52,19 +28,7 @@ func TestTrailers_Help(t *testing.T) {
 	if code != ExitClosed || stderr != "" {
 		t.Fatalf("trailers --help: exit %d, stderr %q; want exit %d and no stderr", code, stderr, ExitClosed)
 	}
-	golden := filepath.Join("testdata", "trailers", "help.golden")
-	if updatingGolden() {
-		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), stdout); diff != "" {
-		t.Errorf("trailers --help mismatch (-golden +got):\n%s", diff)
-	}
+	matchGolden(t, "trailers/help.golden", stdout)
 	for _, code := range []string{"0 ", "1 ", "2 "} {
 		if !strings.Contains(stdout, "\n  "+code) {
 			t.Errorf("trailers --help does not name exit code %q", code)
