@@ -66,7 +66,7 @@ func run(dir, head, base string) error {
 		files += len(c.Files)
 	}
 	logged := time.Now()
-	if _, err := repo.Refs(""); err != nil {
+	if _, err := repo.Refs(breaker.DefaultPolicy()); err != nil {
 		return err
 	}
 	fmt.Printf("commits=%d files=%d fork=%s open=%v log=%v refs=%v\n", len(lg.Commits), files, lg.ForkPoint,

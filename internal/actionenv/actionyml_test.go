@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
 // The packaging files these tests keep in step with the code, from this
@@ -20,7 +21,7 @@ const (
 	actionYMLPath  = "../../action.yml"
 	dockerfilePath = "../../Dockerfile"
 	actionDocPath  = "../../README.md"
-	publishGoPath  = "../cli/action_publish.go"
+	publishGoPath  = "../action/publish.go"
 )
 
 // actionOutputs are the outputs setOutputs in internal/cli/action_publish.go
@@ -253,8 +254,8 @@ func TestActionYML_Defaults(t *testing.T) {
 	}
 	want := map[string]string{
 		"token":          "${{ github.token }}",
-		"trailer-prefix": DefaultTrailerPrefix,
-		"tag-prefix":     DefaultTagPrefix,
+		"trailer-prefix": breaker.DefaultTrailerPrefix,
+		"tag-prefix":     breaker.DefaultTagPrefix,
 		"bot-login":      DefaultBotLogin,
 		"comment":        strconv.FormatBool(none.Comment),
 		"fail-on-trip":   strconv.FormatBool(none.FailOnTrip),

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
 // Inputs are the action's inputs, validated. GitHub does not enforce
@@ -32,25 +34,12 @@ var InputNames = []string{
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run",
 }
 
-// The defaults applied when an input is empty (action.yml declares the same).
-const (
-	DefaultTrailerPrefix = "Greenlight-"
-	DefaultTagPrefix     = "greenlight/"
-	DefaultBotLogin      = "github-actions[bot]"
-)
+// DefaultBotLogin is the login GITHUB_TOKEN writes as, used when the
+// bot-login input is empty (action.yml declares the same). The default
+// prefixes are breaker.DefaultTrailerPrefix and breaker.DefaultTagPrefix.
+const DefaultBotLogin = "github-actions[bot]"
 
-var (
-	sliceRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
-	trailerRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,49}$`)
-	tagRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$`)
-	loginRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
-)
-
-// ValidSlice reports whether id may name a slice in a git ref: letters,
-// digits, '.', '_' and '-', starting with a letter or digit, no "..".
-func ValidSlice(id string) bool {
-	return sliceRE.MatchString(id) && !strings.Contains(id, "..") && !strings.HasSuffix(id, ".lock")
-}
+var loginRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
 
 // Input returns the raw value of the input name, trimmed. Docker actions get
 // INPUT_<NAME> with the hyphens kept; the underscore spelling is accepted
@@ -71,8 +60,8 @@ func (a *Action) Inputs() (Inputs, error) {
 		Slice:         a.Input("slice"),
 		Base:          a.Input("base"),
 		Graph:         a.Input("graph"),
-		TrailerPrefix: orDefault(a.Input("trailer-prefix"), DefaultTrailerPrefix),
-		TagPrefix:     orDefault(a.Input("tag-prefix"), DefaultTagPrefix),
+		TrailerPrefix: orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
+		TagPrefix:     orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
 		AgentActors:   lines(a.Input("agent-actors"), true),
 		BotLogin:      orDefault(a.Input("bot-login"), DefaultBotLogin),
 	}
@@ -89,14 +78,16 @@ func (in Inputs) check() []error {
 	if in.Token == "" {
 		errs = append(errs, errors.New("input token is empty; pass `token: ${{ github.token }}` (the default) or a token with contents, pull-requests and issues access"))
 	}
-	if in.Slice != "" && !ValidSlice(in.Slice) {
-		errs = append(errs, fmt.Errorf("input slice %q is not a slice id; use letters, digits, '.', '_' and '-', e.g. S-3", in.Slice))
+	if in.Slice != "" {
+		if err := breaker.CheckSlice(in.Slice); err != nil {
+			errs = append(errs, fmt.Errorf("input slice: %w", err))
+		}
 	}
-	if !trailerRE.MatchString(in.TrailerPrefix) {
-		errs = append(errs, fmt.Errorf("input trailer-prefix %q is not a trailer key prefix; use letters, digits and '-', e.g. Greenlight-", in.TrailerPrefix))
+	if err := breaker.CheckTrailerPrefix(in.TrailerPrefix); err != nil {
+		errs = append(errs, fmt.Errorf("input trailer-prefix: %w", err))
 	}
-	if !tagRE.MatchString(in.TagPrefix) || strings.Contains(in.TagPrefix, "..") || strings.Contains(in.TagPrefix, "//") {
-		errs = append(errs, fmt.Errorf("input tag-prefix %q is not a tag name prefix; use letters, digits, '.', '_', '-' and single '/', e.g. greenlight/", in.TagPrefix))
+	if err := breaker.CheckTagPrefix(in.TagPrefix); err != nil {
+		errs = append(errs, fmt.Errorf("input tag-prefix: %w", err))
 	}
 	if !loginRE.MatchString(in.BotLogin) {
 		errs = append(errs, fmt.Errorf("input bot-login %q is not a GitHub login; e.g. github-actions[bot]", in.BotLogin))

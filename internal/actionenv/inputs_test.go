@@ -99,19 +99,3 @@ func TestAction_Inputs_errors(t *testing.T) {
 		})
 	}
 }
-
-func TestValidSlice(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		id   string
-		want bool
-	}{
-		{"S-3", true}, {"auth.v2_x", true}, {"", false}, {"-S", false}, {"S/3", false},
-		{"S..3", false}, {"S 3", false}, {"S-3.lock", false}, {strings.Repeat("s", 101), false},
-	}
-	for _, tt := range tests {
-		if got := ValidSlice(tt.id); got != tt.want {
-			t.Errorf("ValidSlice(%q) = %v, want %v", tt.id, got, tt.want)
-		}
-	}
-}

@@ -135,6 +135,9 @@ type Diagnostic struct {
 // Decision is the verdict for one slice.
 type Decision struct {
 	Policy      string
+	// TrailerPrefix is the policy's trailer key prefix (e.g. "Greenlight-"),
+	// so every sentence a person reads names the keys they configured.
+	TrailerPrefix string
 	State       State
 	Tripped     bool
 	TripReason  TripReason

@@ -84,10 +84,10 @@ func (e *evaluator) actualError(test string, atts []tracked) string {
 			return out
 		case t.Status.Failed():
 			lead = fmt.Sprintf("CI observed %q as %s at %s but captured no failure message or output.",
-				test, t.Status, short(e.head()))
+				test, t.Status, ShortSHA(e.head()))
 		case t.Status != "":
 			return fmt.Sprintf("CI observed %q as %s at %s, with no failure output.%s",
-				test, t.Status, short(e.head()), scopeReason(atts))
+				test, t.Status, ShortSHA(e.head()), scopeReason(atts))
 		}
 	}
 	if infra := e.in.Observation.Infra; infra != "" {
@@ -96,7 +96,7 @@ func (e *evaluator) actualError(test string, atts []tracked) string {
 	for i := len(atts) - 1; i >= 0; i-- {
 		if atts[i].AgentError != "" {
 			return fmt.Sprintf("%s The agent's account (%s at %s), not CI output:\n%s",
-				lead, e.p.Key(TrailerError), short(atts[i].SHA), atts[i].AgentError)
+				lead, e.p.Key(TrailerError), ShortSHA(atts[i].SHA), atts[i].AgentError)
 		}
 	}
 	return fmt.Sprintf("%s No output was captured: the agent gave no %s trailer either.", lead, e.p.Key(TrailerError))

@@ -8,7 +8,7 @@ func (e *evaluator) emptyDiagnostic(d Decision) Diagnostic {
 	why := fmt.Sprintf("not applicable: no commit carries a %s trailer for slice %s", e.p.Key(TrailerTest), d.Slice)
 	if len(d.Prior) > 0 {
 		why = fmt.Sprintf("not applicable: every attempt of slice %s is at or before the reset at %s",
-			d.Slice, short(d.ResetSHA))
+			d.Slice, ShortSHA(d.ResetSHA))
 	}
 	return Diagnostic{
 		TestExpectation:  why,

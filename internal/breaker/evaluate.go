@@ -27,7 +27,8 @@ func Evaluate(in Input) Decision {
 	}
 	prior, current := splitAtReset(atts, cut)
 	d := Decision{
-		Policy:      e.p.Name,
+		Policy:        e.p.Name,
+		TrailerPrefix: e.p.TrailerPrefix,
 		Slice:       slice,
 		SliceSource: source,
 		Head:        e.head(),
@@ -79,15 +80,15 @@ func (e *evaluator) head() string {
 // checkpoint is the slice's rollback point: the parent of its first
 // attempt, counting attempts before any reset.
 func (e *evaluator) checkpoint(slice string, atts []tracked) Checkpoint {
-	cp := Checkpoint{Tag: checkpointTag(e.p, slice)}
+	cp := Checkpoint{Tag: RefName(e.p, RefCheckpoint, slice)}
 	if len(atts) > 0 {
 		cp.SHA = atts[0].commit.Parent
 	}
 	if sha, ok := e.in.Refs.Checkpoints[slice]; ok && sha != "" {
 		cp.Exists, cp.ExistingSHA = true, sha
 	}
-	if cp.Tag == "" && slice != "" {
-		e.notef("slice id %q cannot name a git tag: no checkpoint tag", slice)
+	if err := CheckSlice(slice); err != nil && slice != "" {
+		e.notef("%v; it cannot name a git tag, so there is no checkpoint tag and no reset", err)
 	}
 	return cp
 }

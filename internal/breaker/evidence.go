@@ -41,7 +41,7 @@ func (e *evaluator) hypothesis(atts []tracked) string {
 	key := e.p.Key(TrailerHypothesis)
 	for i := len(atts) - 1; i >= 0; i-- {
 		if h := atts[i].Hypothesis; h != "" {
-			return fmt.Sprintf("The agent's hypothesis (%s at %s): %s", key, short(atts[i].SHA), h)
+			return fmt.Sprintf("The agent's hypothesis (%s at %s): %s", key, ShortSHA(atts[i].SHA), h)
 		}
 	}
 	return fmt.Sprintf("The agent gave no %s, and the breaker does not guess a cause. "+

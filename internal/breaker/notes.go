@@ -5,11 +5,11 @@ func (e *evaluator) observationNotes() {
 	obs := e.in.Observation
 	if obs.Infra != "" {
 		e.notef("the tests did not run at %s (%s): nothing in this run is counted, "+
-			"and the head's attempts are infra", short(e.head()), obs.Infra)
+			"and the head's attempts are infra", ShortSHA(e.head()), obs.Infra)
 	}
 	if obs.Head != "" && !e.onBranch(obs.Head) {
 		e.notef("CI observed %s, which is not on the branch's commit list: "+
-			"no attempt is judged by CI's observation directly", short(obs.Head))
+			"no attempt is judged by CI's observation directly", ShortSHA(obs.Head))
 	}
 	e.notes = append(e.notes, obs.Notes...)
 }
@@ -28,7 +28,7 @@ func (e *evaluator) sliceNotes(d Decision, all, current int) {
 		e.notef("no attempts for slice %s: no commit of it carries a %s trailer", d.Slice, testKey)
 	case current == 0:
 		e.notef("every attempt of slice %s is at or before the reset at %s: nothing is counted yet",
-			d.Slice, short(d.ResetSHA))
+			d.Slice, ShortSHA(d.ResetSHA))
 	}
 }
 

@@ -80,7 +80,7 @@ func (e *evaluator) fromTrailer(a *tracked) bool {
 		return true
 	}
 	e.notef("attempt %s on %q has %s %q, which is not pass, fail or infra: ignored",
-		short(a.SHA), a.Test, e.p.Key(TrailerResult), a.Claimed)
+		ShortSHA(a.SHA), a.Test, e.p.Key(TrailerResult), a.Claimed)
 	return false
 }
 
@@ -107,14 +107,6 @@ func ciOutput(t ObservedTest) string {
 		return msg
 	}
 	return msg + "\n" + out
-}
-
-// short abbreviates a commit SHA for prose.
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }
 
 // notef adds a note to the decision.

@@ -7,7 +7,7 @@ import "fmt"
 func (e *evaluator) question(d Decision, test string, atts []tracked) string {
 	for i := len(atts) - 1; i >= 0; i-- {
 		if q := atts[i].Question; q != "" {
-			return fmt.Sprintf("The agent asks (%s at %s): %s", e.p.Key(TrailerQuestion), short(atts[i].SHA), q)
+			return fmt.Sprintf("The agent asks (%s at %s): %s", e.p.Key(TrailerQuestion), ShortSHA(atts[i].SHA), q)
 		}
 	}
 	for _, a := range atts {

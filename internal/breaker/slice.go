@@ -1,9 +1,6 @@
 package breaker
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // The values of Decision.SliceSource: where the verdict's slice id came from.
 const (
@@ -55,27 +52,26 @@ func verdictSlice(in Input, cands []candidate) (slice, source string) {
 	return "", ""
 }
 
-// checkpointTag returns the checkpoint tag of slice, or "" when the slice
-// id cannot be part of a git ref name (empty, spaces, "..", control bytes).
-func checkpointTag(p Policy, slice string) string {
-	if !validRefPart(slice) {
-		return ""
-	}
-	return p.TagPrefix + "checkpoint/" + slice
+// VerdictSlice returns the slice Evaluate decides for, and where its id came
+// from, without evaluating: the caller can read the slice's remote state
+// before it decides.
+func VerdictSlice(in Input) (slice, source string) {
+	return verdictSlice(in, collect(in, in.Policy.normalized()))
 }
 
-// validRefPart reports whether s can be the last part of a git ref name.
-func validRefPart(s string) bool {
-	if s == "" || strings.Contains(s, "..") || strings.Contains(s, "@{") ||
-		strings.HasPrefix(s, ".") || strings.HasPrefix(s, "/") ||
-		strings.HasSuffix(s, ".") || strings.HasSuffix(s, "/") ||
-		strings.HasSuffix(s, ".lock") || strings.Contains(s, "//") {
-		return false
-	}
-	for _, r := range s {
-		if r <= ' ' || r == 0x7f || strings.ContainsRune(`~^:?*[\`, r) {
-			return false
+// NamedSlices returns every slice id the commits' <prefix>Slice trailers
+// name, in order of first appearance.
+func NamedSlices(p Policy, commits []Commit) []string {
+	key := p.Key(TrailerSlice)
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range commits {
+		for _, s := range TrailerValues(c.Trailers, key) {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
 		}
 	}
-	return true
+	return out
 }

@@ -65,25 +65,54 @@ func TestBranchSlice(t *testing.T) {
 	}
 }
 
-func TestCheckpointTag(t *testing.T) {
+func TestRefName(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{
 		"S-3":      "greenlight/checkpoint/S-3",
-		"slice/a":  "greenlight/checkpoint/slice/a",
+		"team/S-3": "", // one ref component: refused by CLI, Action and engine alike
 		"":         "",
 		"S 3":      "",
 		"S..3":     "",
 		"S-3.lock": "",
+		"S-3.":     "",
 		"S~3":      "",
 		"/S":       "",
+		"-S":       "",
 		"S\x01":    "",
 	}
 	for slice, want := range tests {
 		t.Run(slice, func(t *testing.T) {
 			t.Parallel()
-			if got := checkpointTag(DefaultPolicy(), slice); got != want {
-				t.Errorf("checkpointTag(%q) = %q, want %q", slice, got, want)
+			if got := RefName(DefaultPolicy(), RefCheckpoint, slice); got != want {
+				t.Errorf("RefName(%q) = %q, want %q", slice, got, want)
+			}
+			if err := CheckSlice(slice); (err == nil) != (want != "") {
+				t.Errorf("CheckSlice(%q) = %v, want valid=%v", slice, err, want != "")
 			}
 		})
+	}
+}
+
+func TestCheckPrefixes(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"Greenlight-", "Agent-", "X-"} {
+		if err := CheckTrailerPrefix(p); err != nil {
+			t.Errorf("CheckTrailerPrefix(%q) = %v, want nil", p, err)
+		}
+	}
+	for _, p := range []string{"Greenlight", "Bad:", "", "-x-", "A B-"} {
+		if err := CheckTrailerPrefix(p); err == nil {
+			t.Errorf("CheckTrailerPrefix(%q) = nil, want an error", p)
+		}
+	}
+	for _, p := range []string{"greenlight/", "gl/", "team/gl/"} {
+		if err := CheckTagPrefix(p); err != nil {
+			t.Errorf("CheckTagPrefix(%q) = %v, want nil", p, err)
+		}
+	}
+	for _, p := range []string{"a//b/", "greenlight", "/gl/", "gl/../x/", "gl/.x/", "", "g l/"} {
+		if err := CheckTagPrefix(p); err == nil {
+			t.Errorf("CheckTagPrefix(%q) = nil, want an error", p)
+		}
 	}
 }

@@ -106,7 +106,7 @@ func TestEvaluate_Notes(t *testing.T) {
 		{"no attempts", input(chain(spec("hello")), Observation{}), []string{"no attempts", "no slice id"}},
 		{"bad Result value", input(chain(attempt("TestA", "Greenlight-Result: dunno")), Observation{}), []string{`"dunno"`}},
 		{"untaggable slice", input(chain(spec("Greenlight-Slice: S 3", "Greenlight-Test: TestA")), Observation{}),
-			[]string{"cannot name a git tag"}},
+			[]string{"cannot name a git tag, so there is no checkpoint tag"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

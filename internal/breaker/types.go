@@ -104,8 +104,8 @@ func DefaultPolicy() Policy {
 		Name:          "greenlight",
 		PerTestLimit:  3,
 		SliceLimit:    7,
-		TrailerPrefix: "Greenlight-",
-		TagPrefix:     "greenlight/",
+		TrailerPrefix: DefaultTrailerPrefix,
+		TagPrefix:     DefaultTagPrefix,
 	}
 }
 

@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
@@ -40,6 +42,7 @@ type actionHarness struct {
 
 	mu     sync.Mutex
 	sleeps []time.Duration // waits the GitHub client asked for
+	loads  int             // evaluate.Load calls: git and results read
 }
 
 func newActionHarness(t *testing.T, opts ...ghfake.Option) *actionHarness {
@@ -65,10 +68,11 @@ type actionResult struct {
 	outputs map[string]string
 }
 
-// deps injects a forge bound to the fake whose waits are recorded.
-func (h *actionHarness) deps() actionDeps {
-	return actionDeps{
-		newForge: func(c actionenv.Context, in actionenv.Inputs) (breaker.Forge, error) {
+// deps injects a forge bound to the fake whose waits are recorded, and
+// counts the loads of git and results.
+func (h *actionHarness) deps() action.Deps {
+	return action.Deps{
+		NewForge: func(c actionenv.Context, in actionenv.Inputs) (action.Forge, error) {
 			return ghapi.New(ghapi.Config{
 				Token: in.Token, APIURL: h.srv.URL(), Owner: c.Owner, Repo: c.Repo,
 				Now: func() time.Time { return actionNow },
@@ -80,9 +84,21 @@ func (h *actionHarness) deps() actionDeps {
 				},
 			})
 		},
-		evaluate: evaluateBranch,
-		now:      func() time.Time { return actionNow },
+		Load: func(ctx context.Context, opts evaluate.Options) (evaluate.Snapshot, error) {
+			h.mu.Lock()
+			h.loads++
+			h.mu.Unlock()
+			return evaluate.Load(ctx, opts)
+		},
+		Now: func() time.Time { return actionNow },
 	}
+}
+
+// loadCount is how many times the runs so far read git and results.
+func (h *actionHarness) loadCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.loads
 }
 
 // run runs the action once on event with payload, with fresh output and
@@ -92,7 +108,7 @@ func (h *actionHarness) run(event string, payload map[string]any) actionResult {
 	return h.runWith(event, payload, h.deps())
 }
 
-func (h *actionHarness) runWith(event string, payload map[string]any, deps actionDeps) actionResult {
+func (h *actionHarness) runWith(event string, payload map[string]any, deps action.Deps) actionResult {
 	h.t.Helper()
 	dir := h.t.TempDir()
 	eventPath := filepath.Join(dir, "event.json")

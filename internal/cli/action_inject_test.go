@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/action"
 )
 
 // hostile is text an agent (or whatever it read) could put in a commit:
@@ -59,7 +61,7 @@ func TestAction_UntrustedTextIsInertEverywhere(t *testing.T) {
 	if res.outputs["tripped"] != "true" {
 		t.Errorf("output tripped = %q, want true: commit text may not set outputs", res.outputs["tripped"])
 	}
-	report, err := os.ReadFile(filepath.Join(h.repo.dir, reportFile))
+	report, err := os.ReadFile(filepath.Join(h.repo.dir, action.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}

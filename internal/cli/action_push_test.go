@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/report"
@@ -58,7 +59,7 @@ func TestAction_ThreeFailingPushesTripWithOneStickyComment(t *testing.T) {
 	want := map[string]string{
 		"tripped": "true", "state": "OPEN", "trip-reason": "per_test", "slice": "S-3",
 		"failed-attempts": "3", "checkpoint-tag": "greenlight/checkpoint/S-3", "checkpoint-sha": base,
-		"report-json": reportFile,
+		"report-json": action.ReportFile,
 	}
 	for k, v := range want {
 		if got := last.outputs[k]; got != v {
@@ -80,7 +81,7 @@ func TestAction_PullRequestThroughDefaultForgeHonoursAPIURL(t *testing.T) {
 	pr := h.openPR(head)
 	h.env["GITHUB_API_URL"] = h.srv.URL()
 	deps := defaultActionDeps()
-	deps.now = h.deps().now
+	deps.Now = h.deps().Now
 	res := h.runWith("pull_request", pullRequestEvent(t, "synchronize", pr), deps)
 	if res.code != ExitTripped {
 		t.Fatalf("exit = %d, want %d\nstdout:\n%s", res.code, ExitTripped, res.stdout)

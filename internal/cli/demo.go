@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
@@ -52,14 +53,15 @@ func runDemo(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker demo: %v\n", err)
 		return ExitError
 	}
-	ev, err := evaluateBranch(ctx, evalOptions{
+	snap, err := evaluate.Load(ctx, evaluate.Options{
 		RepoDir: dir, Head: demoBranch, Base: "master", Results: []string{"go-test.json"},
+		Policy: breaker.DefaultPolicy(),
 	})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker demo: %v\n", err)
 		return ExitError
 	}
-	return printDecision(env, ev.Decision, *format)
+	return printDecision(env, snap.Decide(snap.LocalRefs()), *format)
 }
 
 // printDecision renders d in format on stdout and returns the exit code of its state.
@@ -77,15 +79,7 @@ func printDecision(env *Env, d breaker.Decision, format string) int {
 	default:
 		fmt.Fprint(env.Stdout, report.Text(d))
 	}
-	return exitCode(d)
-}
-
-// exitCode maps a decision to the process exit code: the only such mapping.
-func exitCode(d breaker.Decision) int {
-	if d.State == breaker.StateOpen {
-		return ExitTripped
-	}
-	return ExitClosed
+	return exitCode(&d, true, nil)
 }
 
 func validFormat(f string) bool { return f == "text" || f == "markdown" || f == "json" }

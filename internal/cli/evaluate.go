@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 )
 
 const evaluateHelp = `Usage: breaker evaluate [flags]
@@ -34,8 +38,9 @@ The json format is the stable interface "greenlight-breaker/v1" (see README).
 
 func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags("evaluate")
-	var opts evalOptions
+	var opts evaluate.Options
 	var results stringList
+	var trailerPrefix, tagPrefix string
 	fs.StringVar(&opts.RepoDir, "repo", ".", "")
 	fs.StringVar(&opts.Head, "head", "", "")
 	fs.StringVar(&opts.Base, "base", "", "")
@@ -43,8 +48,8 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	fs.Var(&results, "results", "")
 	fs.StringVar(&opts.Graph, "graph", "", "")
 	fs.BoolVar(&opts.Force, "force", false, "")
-	fs.StringVar(&opts.TrailerPrefix, "trailer-prefix", "", "")
-	fs.StringVar(&opts.TagPrefix, "tag-prefix", "", "")
+	fs.StringVar(&trailerPrefix, "trailer-prefix", breaker.DefaultTrailerPrefix, "")
+	fs.StringVar(&tagPrefix, "tag-prefix", breaker.DefaultTagPrefix, "")
 	format := fs.String("format", "text", "")
 	if code, ok := parseFlags(fs, args, evaluateHelp, env); !ok {
 		return code
@@ -57,11 +62,35 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: --format %q: want text, markdown or json\n", *format)
 		return ExitUsage
 	}
+	if err := checkNames(opts.Slice, trailerPrefix, tagPrefix); err != nil {
+		fmt.Fprintf(env.Stderr, "breaker evaluate: %v\n", err)
+		return ExitUsage
+	}
 	opts.Results = results
-	ev, err := evaluateBranch(ctx, opts)
+	opts.Policy = breaker.DefaultPolicy()
+	opts.Policy.TrailerPrefix, opts.Policy.TagPrefix = trailerPrefix, tagPrefix
+	snap, err := evaluate.Load(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: %v\n", err)
 		return ExitError
 	}
-	return printDecision(env, ev.Decision, *format)
+	return printDecision(env, snap.Decide(snap.LocalRefs()), *format)
+}
+
+// checkNames validates the names a user chose with the rules the Action
+// applies to its inputs (internal/breaker), flag by flag.
+func checkNames(slice, trailerPrefix, tagPrefix string) error {
+	var errs []error
+	if slice != "" {
+		if err := breaker.CheckSlice(slice); err != nil {
+			errs = append(errs, fmt.Errorf("--slice: %w", err))
+		}
+	}
+	if err := breaker.CheckTrailerPrefix(trailerPrefix); err != nil {
+		errs = append(errs, fmt.Errorf("--trailer-prefix: %w", err))
+	}
+	if err := breaker.CheckTagPrefix(tagPrefix); err != nil {
+		errs = append(errs, fmt.Errorf("--tag-prefix: %w", err))
+	}
+	return errors.Join(errs...)
 }

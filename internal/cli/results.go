@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/greenlight-ci/breaker/internal/testresult"
+	"github.com/greenlight-ci/breaker/internal/workspace"
 )
 
 const resultsHelp = `Usage: breaker results [--format text|json] [--workspace DIR] FILE|GLOB...
@@ -43,7 +44,7 @@ Exit codes:
 func runResults(_ context.Context, env *Env, args []string) int {
 	fs := newFlags("results")
 	format := fs.String("format", "text", "")
-	workspace := fs.String("workspace", ".", "")
+	wsDir := fs.String("workspace", ".", "")
 	if code, ok := parseFlags(fs, args, resultsHelp, env); !ok {
 		return code
 	}
@@ -55,7 +56,7 @@ func runResults(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "breaker results: name at least one result FILE or GLOB; run 'breaker results --help' for usage")
 		return ExitUsage
 	}
-	rep, err := loadResults(*workspace, fs.Args())
+	rep, err := readResults(*wsDir, fs.Args())
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker results: %s\n", safeText(err.Error()))
 		return ExitError
@@ -69,10 +70,20 @@ func runResults(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker results: writing: %v\n", err)
 		return ExitError
 	}
-	if len(rep.Files) == 0 || unreadableResults(rep) != nil {
+	if len(rep.Files) == 0 || workspace.Unreadable(rep) != nil {
 		return ExitError
 	}
 	return ExitClosed
+}
+
+// readResults reads the result files globs name inside the workspace dir.
+func readResults(dir string, globs []string) (testresult.Report, error) {
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		return testresult.Report{}, err
+	}
+	defer ws.Close()
+	return ws.Results(globs)
 }
 
 // fileFormat is the format a file was read as, also when it failed.

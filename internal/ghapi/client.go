@@ -53,14 +53,12 @@ type Config struct {
 }
 
 // Client is the go-github adapter bound to one repository. It
-// implements breaker.Forge and is safe for concurrent use.
+// implements the Action's ports (internal/action) and is safe for concurrent use.
 type Client struct {
 	gh          *github.Client
 	owner, repo string
 	token       string
 }
-
-var _ breaker.Forge = (*Client)(nil)
 
 // New returns a Client for cfg.Owner/cfg.Repo.
 func New(cfg Config) (*Client, error) {

@@ -9,16 +9,10 @@ import (
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
-// DefaultTagPrefix is the prefix of the breaker's tags when none is given.
-const DefaultTagPrefix = "greenlight/"
-
-// Refs reads the local tags <prefix>checkpoint/<slice> and
-// <prefix>reset/<slice>, peeled to commit SHAs and keyed by slice id.
-// An empty prefix means DefaultTagPrefix.
-func (r *Repo) Refs(tagPrefix string) (breaker.Refs, error) {
-	if tagPrefix == "" {
-		tagPrefix = DefaultTagPrefix
-	}
+// Refs reads the policy's local tags (breaker.RefName: checkpoint and reset
+// per slice), peeled to commit SHAs and keyed by slice id. A tag whose slice
+// part is not a valid slice id is not the breaker's and is skipped.
+func (r *Repo) Refs(p breaker.Policy) (breaker.Refs, error) {
 	out := breaker.Refs{Checkpoints: map[string]string{}, Resets: map[string]string{}}
 	iter, err := r.store.IterReferences()
 	if err != nil {
@@ -29,13 +23,13 @@ func (r *Repo) Refs(tagPrefix string) (breaker.Refs, error) {
 		prefix string
 		into   map[string]string
 	}{
-		{"refs/tags/" + tagPrefix + "checkpoint/", out.Checkpoints},
-		{"refs/tags/" + tagPrefix + "reset/", out.Resets},
+		{"refs/tags/" + breaker.RefPrefix(p, breaker.RefCheckpoint), out.Checkpoints},
+		{"refs/tags/" + breaker.RefPrefix(p, breaker.RefReset), out.Resets},
 	}
 	err = iter.ForEach(func(ref *plumbing.Reference) error {
 		for _, k := range kinds {
 			slice, ok := strings.CutPrefix(ref.Name().String(), k.prefix)
-			if !ok || slice == "" || ref.Type() != plumbing.HashReference {
+			if !ok || !breaker.ValidSlice(slice) || ref.Type() != plumbing.HashReference {
 				continue
 			}
 			h, err := r.peel(ref.Hash())

@@ -42,7 +42,7 @@ func TestRepo_Refs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run("prefix="+tt.prefix, func(t *testing.T) {
 			t.Parallel()
-			got, err := repo.Refs(tt.prefix)
+			got, err := repo.Refs(breaker.Policy{TagPrefix: tt.prefix})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -114,10 +114,16 @@ func sliceLine(d breaker.Decision) string {
 	}
 	src := map[string]string{
 		"flag":    " (chosen with --slice)",
-		"trailer": " (from the Greenlight-Slice trailer)",
+		"trailer": " (from the " + inline(trailerKey(d, breaker.TrailerSlice)) + " trailer)",
 		"branch":  " (from the branch name)",
 	}
 	return span(d.Slice) + src[d.SliceSource]
+}
+
+// trailerKey is the full key of a protocol trailer under the decision's
+// prefix, e.g. "Greenlight-Result".
+func trailerKey(d breaker.Decision, name string) string {
+	return breaker.Policy{TrailerPrefix: d.TrailerPrefix}.Key(name)
 }
 
 func testLine(d breaker.Decision) string {
@@ -200,12 +206,5 @@ func shaSpan(sha string) string {
 	if sha == "" {
 		return "unknown"
 	}
-	return CodeSpan(shortSHA(sha))
-}
-
-func shortSHA(sha string) string {
-	if r := []rune(sha); len(r) > 7 {
-		return string(r[:7])
-	}
-	return sha
+	return CodeSpan(breaker.ShortSHA(sha))
 }

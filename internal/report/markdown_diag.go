@@ -128,7 +128,7 @@ func attemptsFor(d breaker.Decision, test string) []breaker.Attempt {
 // attemptOutput is a collapsed block with one attempt's exact output.
 func attemptOutput(a breaker.Attempt) block {
 	summary := fmt.Sprintf("<details>\n<summary>Output of attempt %d (<code>%s</code>, %s)</summary>\n\n",
-		a.Number, htmlText(shortSHA(a.SHA)), htmlText(string(a.Result)))
+		a.Number, htmlText(breaker.ShortSHA(a.SHA)), htmlText(string(a.Result)))
 	agent := ""
 	if a.AgentError != "" && a.AgentError != a.Error {
 		agent = "The agent reported: " + resultText(a.AgentError) + "\n\n"

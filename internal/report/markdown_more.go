@@ -16,7 +16,7 @@ func extraBlocks(d breaker.Decision) []block {
 		bs = append(bs, fixed("### Scope violations\n\n"+scopeSection(d.Scope, d.Violations)))
 	}
 	if len(d.Misreports) > 0 {
-		bs = append(bs, fixed(misreports(d.Misreports)))
+		bs = append(bs, fixed(misreports(d)))
 	}
 	if len(d.Notes) > 0 {
 		bs = append(bs, fixed(notes(d.Notes)))
@@ -27,10 +27,11 @@ func extraBlocks(d breaker.Decision) []block {
 	return bs
 }
 
-func misreports(ms []breaker.Misreport) string {
+func misreports(d breaker.Decision) string {
+	ms := d.Misreports
 	var b strings.Builder
 	b.WriteString("### Misreported results\n\n" +
-		"These attempts claimed a result in their Greenlight-Result trailer that CI contradicted; " +
+		"These attempts claimed a result in their " + inline(trailerKey(d, breaker.TrailerResult)) + " trailer that CI contradicted; " +
 		"each counts as a failed attempt.\n\n" +
 		"| Commit | Test | Claimed | CI observed |\n|--------|------|---------|-------------|\n")
 	for _, m := range ms {

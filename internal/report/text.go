@@ -28,10 +28,10 @@ func Text(d breaker.Decision) string {
 	fmt.Fprintf(&b, "total:   %d/%d failed attempts in the slice\n", d.TotalFailed, d.Limits.Slice)
 	fmt.Fprintf(&b, "checkpoint: %s\n", textCheckpoint(d.Checkpoint))
 	if d.ResetSHA != "" {
-		fmt.Fprintf(&b, "reset:   counts restart after %s\n", SafeLine(shortSHA(d.ResetSHA)))
+		fmt.Fprintf(&b, "reset:   counts restart after %s\n", SafeLine(breaker.ShortSHA(d.ResetSHA)))
 	}
 	if n := countViolations(d.Violations); n > 0 {
-		fmt.Fprintf(&b, "scope:   %d out-of-scope %s without a Greenlight-Justify line\n", n, plural(n, "file", "files"))
+		fmt.Fprintf(&b, "scope:   %d out-of-scope %s without a %s line\n", n, plural(n, "file", "files"), SafeLine(trailerKey(d, breaker.TrailerJustify)))
 	}
 	if len(d.Misreports) > 0 {
 		fmt.Fprintf(&b, "misreported results: %d (claimed pass, CI observed a failure)\n", len(d.Misreports))
@@ -72,7 +72,7 @@ func textSlice(d breaker.Decision) string {
 }
 
 func textHead(d breaker.Decision) string {
-	head := SafeLine(shortSHA(d.Head))
+	head := SafeLine(breaker.ShortSHA(d.Head))
 	if head == "" {
 		head = "unknown"
 	}
@@ -86,10 +86,10 @@ func textCheckpoint(c breaker.Checkpoint) string {
 	if c.Tag == "" {
 		return "none yet"
 	}
-	out := SafeLine(c.Tag) + " at " + SafeLine(shortSHA(c.SHA))
+	out := SafeLine(c.Tag) + " at " + SafeLine(breaker.ShortSHA(c.SHA))
 	switch {
 	case c.Exists && c.ExistingSHA != "" && c.ExistingSHA != c.SHA:
-		out += " (the tag exists at " + SafeLine(shortSHA(c.ExistingSHA)) + " and was not moved)"
+		out += " (the tag exists at " + SafeLine(breaker.ShortSHA(c.ExistingSHA)) + " and was not moved)"
 	case !c.Exists:
 		out += " (to be created)"
 	}

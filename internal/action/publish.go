@@ -1,60 +1,53 @@
-package cli
+package action
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/report"
+	"github.com/greenlight-ci/breaker/internal/workspace"
 )
 
 // maxCommentBytes keeps the sticky comment under GitHub's 65,536-character
 // body limit (bytes ≥ characters).
 const maxCommentBytes = 65000
 
-// reportFile is where the JSON report is written, relative to the workspace;
-// the report-json output gives this path, which later steps can read.
-const reportFile = "breaker-report.json"
+// ReportFile is where the JSON report is written, relative to the
+// workspace; the report-json output gives this path, which later steps can
+// read.
+const ReportFile = "breaker-report.json"
 
-// publish writes the decision everywhere it goes: the checkpoint tag (unless
-// read only), the sticky comment, the JSON report, the step summary, the
-// outputs and the log. A failure to publish is noted and never changes the
-// verdict. It returns the exit code.
-func (r *actionRun) publish(t target, d breaker.Decision, remote remoteRefs) int {
-	cpSHA := remote.checkpoint
-	if !t.readOnly && actionenv.ValidSlice(d.Slice) {
-		cpSHA = r.ensureCheckpoint(d, remote.checkpoint)
-		if cpSHA != "" && !r.in.DryRun {
-			// The tag exists now: say so, not "to be created".
-			d.Checkpoint.Exists, d.Checkpoint.ExistingSHA = true, cpSHA
-		}
-	}
-	if cpSHA == "" {
-		cpSHA = d.Checkpoint.SHA
-	}
+// publish writes a decision everywhere it goes: the sticky comment on pr
+// (when there is one), the JSON report, the step summary, the outputs and
+// the log. ack, when set, acknowledges a command in the comment and the
+// summary. A failure to publish is noted and never changes the verdict.
+func publish(ctx context.Context, r *run, d breaker.Decision, refs remoteRefs, pr *breaker.PullRequest, ack string) {
 	switch {
-	case t.pr == nil:
+	case pr == nil:
 	case !r.in.Comment:
 		r.note("input comment is false: no pull request comment")
 	default:
-		r.upsertComment(t.pr.Number, d, t.ack)
+		upsertComment(ctx, r, pr.Number, d, ack)
 	}
-	path := r.writeReport(d)
-	r.writeSummary(d, t.ack)
-	r.setOutputs(d, cpSHA, path)
-	r.logVerdict(d)
-	return r.exitFor(t, d)
+	cpSHA := refs.checkpoint
+	if cpSHA == "" {
+		cpSHA = d.Checkpoint.SHA
+	}
+	path := writeReport(r, d)
+	writeSummary(r, d, ack)
+	setOutputs(r, d, cpSHA, path)
+	logVerdict(r, d)
 }
 
 // upsertComment creates or edits the sticky comment of the slice on pr. It
 // edits only a comment that starts with our marker and that our identity
 // wrote; a marker in anyone else's comment is ignored.
-func (r *actionRun) upsertComment(pr int, d breaker.Decision, ack string) {
+func upsertComment(ctx context.Context, r *run, pr int, d breaker.Decision, ack string) {
 	body := report.Markdown(d, report.Options{
 		Marker: true, MaxBytes: maxCommentBytes, Acknowledgement: ack,
 		FullReport: r.gh.RunURL, Redactor: r.red,
@@ -63,26 +56,26 @@ func (r *actionRun) upsertComment(pr int, d breaker.Decision, ack string) {
 		r.note("comment not posted: %v", err)
 		return
 	}
-	mine, err := r.stickyComment(pr, d.Slice)
+	mine, err := stickyComment(ctx, r, pr, d.Slice)
 	if err != nil {
 		r.noteWrite("read the comments of #"+strconv.Itoa(pr), err)
 		return
 	}
 	switch {
 	case mine == nil:
-		_, err = r.forge.CreateComment(r.ctx, pr, body)
+		_, err = r.forge.CreateComment(ctx, pr, body)
 		r.noteWrite("create the breaker comment on #"+strconv.Itoa(pr), err)
 	case mine.Body == body:
 		r.note("the breaker comment on #%d is up to date", pr)
 	default:
-		err = r.forge.EditComment(r.ctx, mine.ID, body)
+		err = r.forge.EditComment(ctx, mine.ID, body)
 		r.noteWrite("update the breaker comment on #"+strconv.Itoa(pr), err)
 	}
 }
 
 // stickyComment finds our comment for slice on pr, or nil.
-func (r *actionRun) stickyComment(pr int, slice string) (*breaker.Comment, error) {
-	comments, err := r.forge.ListComments(r.ctx, pr)
+func stickyComment(ctx context.Context, r *run, pr int, slice string) (*breaker.Comment, error) {
+	comments, err := r.forge.ListComments(ctx, pr)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +88,7 @@ func (r *actionRun) stickyComment(pr int, slice string) (*breaker.Comment, error
 	if len(marked) == 0 {
 		return nil, nil
 	}
-	me, err := r.identity()
+	me, err := identity(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -125,13 +118,13 @@ func checkCommentBody(body, slice string) error {
 // identity is the login our comments are written as: the token's user when
 // GitHub can say, else the bot-login input. Installation tokens (ghs_, as
 // GITHUB_TOKEN) cannot say, so they are not asked: one API call saved.
-func (r *actionRun) identity() (string, error) {
+func identity(ctx context.Context, r *run) (string, error) {
 	if r.ident != nil {
 		return *r.ident, nil
 	}
 	me := ""
 	if !strings.HasPrefix(r.in.Token, "ghs_") {
-		login, err := r.forge.Identity(r.ctx)
+		login, err := r.forge.Identity(ctx)
 		if err != nil && !errors.Is(err, breaker.ErrForbidden) {
 			return "", fmt.Errorf("ask GitHub who the token is: %w", err)
 		}
@@ -144,37 +137,29 @@ func (r *actionRun) identity() (string, error) {
 	return me, nil
 }
 
-// noteWrite notes the outcome of a write to GitHub; a forbidden write is
-// the expected fate of a fork pull request's read-only token.
-func (r *actionRun) noteWrite(what string, err error) {
-	switch {
-	case err == nil:
-		r.noteDone("%s: done", what)
-	case errors.Is(err, breaker.ErrForbidden):
-		r.note("could not %s: the token may not (a fork pull request's read-only token?); the diagnostic is in this summary and the log", what)
-	default:
-		r.note("could not %s: %v", what, err)
-	}
-}
-
-// writeReport writes the JSON report into the workspace and returns its
-// path relative to the workspace, or "" when it could not be written.
-func (r *actionRun) writeReport(d breaker.Decision) string {
+// writeReport writes the JSON report into the workspace, never through a
+// symlink the agent committed, and returns its path relative to the
+// workspace, or "" when it could not be written.
+func writeReport(r *run, d breaker.Decision) string {
 	data, err := report.JSON(r.red.Decision(d))
 	if err == nil {
-		err = os.WriteFile(filepath.Join(r.gh.Workspace, reportFile), append(data, '\n'), 0o644)
+		var ws *workspace.Workspace
+		if ws, err = workspace.Open(r.gh.Workspace); err == nil {
+			err = ws.WriteFile(ReportFile, append(data, '\n'))
+			ws.Close()
+		}
 	}
 	if err != nil {
 		r.note("JSON report not written: %v", err)
 		return ""
 	}
-	return reportFile
+	return ReportFile
 }
 
 // writeSummary writes the step summary: the diagnostic, then what happened
 // on GitHub. It is written whatever else failed.
-func (r *actionRun) writeSummary(d breaker.Decision, ack string) {
-	tail := r.notesMarkdown()
+func writeSummary(r *run, d breaker.Decision, ack string) {
+	tail := notesMarkdown(r)
 	md := report.Markdown(d, report.Options{
 		MaxBytes: actionenv.MaxSummary - len(tail), Acknowledgement: ack,
 		FullReport: r.gh.RunURL, Redactor: r.red,
@@ -184,13 +169,7 @@ func (r *actionRun) writeSummary(d breaker.Decision, ack string) {
 	}
 }
 
-// notesMarkdown renders the notes as a list, escaped: they quote GitHub's
-// errors and names the agent chose.
-func (r *actionRun) notesMarkdown() string {
-	return r.notesList("\n### Breaker run\n\n", "- ", report.EscapeInline)
-}
-
-func (r *actionRun) setOutputs(d breaker.Decision, cpSHA, reportPath string) {
+func setOutputs(r *run, d breaker.Decision, cpSHA, reportPath string) {
 	outs := []actionenv.Output{
 		{Name: "state", Value: string(d.State)},
 		{Name: "tripped", Value: strconv.FormatBool(d.Tripped)},
@@ -211,11 +190,8 @@ func (r *actionRun) setOutputs(d breaker.Decision, cpSHA, reportPath string) {
 
 // logVerdict prints the verdict and the run's notes inside a stop-commands
 // block, and annotates the run when the breaker is OPEN.
-func (r *actionRun) logVerdict(d breaker.Decision) {
-	var b strings.Builder
-	b.WriteString(report.Text(r.red.Decision(d)))
-	b.WriteString(r.notesText())
-	r.ax.Untrusted(b.String())
+func logVerdict(r *run, d breaker.Decision) {
+	r.ax.Untrusted(report.Text(r.red.Decision(d)) + notesText(r))
 	if !d.Tripped {
 		return
 	}
@@ -227,13 +203,29 @@ func (r *actionRun) logVerdict(d breaker.Decision) {
 	r.ax.Annotate(actionenv.LevelError, "Circuit breaker OPEN", report.SafeLine(r.red.Clean(msg)))
 }
 
+// writeNotesSummary writes a step summary made of the run's notes, and the
+// notes to the log.
+func writeNotesSummary(r *run, title string) {
+	md := "## Circuit breaker: " + title + "\n" + notesMarkdown(r)
+	if err := r.ax.WriteSummary(md); err != nil {
+		r.ax.Logf("breaker: step summary not written: GITHUB_STEP_SUMMARY is unusable")
+	}
+	r.ax.Untrusted("breaker: " + title + "\n" + notesText(r))
+}
+
+// notesMarkdown renders the notes as a list, escaped: they quote GitHub's
+// errors and names the agent chose.
+func notesMarkdown(r *run) string {
+	return notesList(r, "\n### Breaker run\n\n", "- ", report.EscapeInline)
+}
+
 // notesText renders the notes for the log, one safe line each.
-func (r *actionRun) notesText() string {
-	return r.notesList("breaker run:\n", "  - ", report.SafeLine)
+func notesText(r *run) string {
+	return notesList(r, "breaker run:\n", "  - ", report.SafeLine)
 }
 
 // notesList renders the notes under a heading, each redacted and escaped.
-func (r *actionRun) notesList(heading, bullet string, escape func(string) string) string {
+func notesList(r *run, heading, bullet string, escape func(string) string) string {
 	if len(r.notes) == 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package cli
+package action
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // dryRunForge reads from GitHub and writes nothing: every write is logged
 // and reported as done, so the run goes on as it would.
 type dryRunForge struct {
-	breaker.Forge
+	Forge
 	log func(string)
 }
 
@@ -25,12 +25,12 @@ func (f *dryRunForge) EditComment(_ context.Context, id int64, body string) erro
 }
 
 func (f *dryRunForge) CreateRef(_ context.Context, ref, sha string) error {
-	f.log("would create " + ref + " at " + short(sha))
+	f.log("would create " + ref + " at " + breaker.ShortSHA(sha))
 	return nil
 }
 
 func (f *dryRunForge) UpdateRef(_ context.Context, ref, sha string, _ bool) error {
-	f.log("would move " + ref + " to " + short(sha))
+	f.log("would move " + ref + " to " + breaker.ShortSHA(sha))
 	return nil
 }
 
@@ -40,7 +40,7 @@ func (f *dryRunForge) DeleteRef(_ context.Context, ref string) error {
 }
 
 func (f *dryRunForge) CreateCommit(_ context.Context, _, tree string, parents []string) (string, error) {
-	f.log("would create a commit with tree " + short(tree))
+	f.log("would create a commit with tree " + breaker.ShortSHA(tree))
 	if len(parents) > 0 {
 		return parents[0], nil
 	}

@@ -1,10 +1,10 @@
-package cli
+package action
 
 import (
 	"strings"
 	"unicode"
 
-	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
 // commandKind is a /breaker command a pull request comment can carry.
@@ -51,6 +51,10 @@ func parseReset(words []string, rest string) breakerCmd {
 	cmd := breakerCmd{kind: cmdReset}
 	if len(words) > 0 && looksLikeSlice(words[0]) {
 		cmd.slice, words = words[0], words[1:]
+		if err := breaker.CheckSlice(cmd.slice); err != nil {
+			cmd.problem = err.Error()
+			return cmd
+		}
 	}
 	if len(words) > 0 && words[0] == "--rollback" {
 		cmd.rollback, words = true, words[1:]
@@ -63,9 +67,15 @@ func parseReset(words []string, rest string) breakerCmd {
 	return cmd
 }
 
-// looksLikeSlice tells a slice id from the first word of guidance.
+// looksLikeSlice tells a slice id from the first word of guidance: a valid
+// id that contains a digit (S-3), or a word with a digit and a '/' that
+// someone meant as one (team/S-3), which CheckSlice then refuses with the
+// words the CLI and the slice input use.
 func looksLikeSlice(w string) bool {
-	return actionenv.ValidSlice(w) && strings.ContainsFunc(w, unicode.IsDigit)
+	if !strings.ContainsFunc(w, unicode.IsDigit) {
+		return false
+	}
+	return breaker.ValidSlice(w) || (strings.Contains(w, "/") && !strings.HasPrefix(w, "-") && !strings.Contains(w, "://"))
 }
 
 func firstLine(body string) (line, rest string) {

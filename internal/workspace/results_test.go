@@ -1,7 +1,6 @@
-package cli
+package workspace
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +39,7 @@ func fileErrors(rep testresult.Report) map[string]string {
 	return got
 }
 
-func TestLoadResults_RefusesEscapes(t *testing.T) {
+func TestWorkspace_ResultsRefuseEscapes(t *testing.T) {
 	t.Parallel()
 	top := t.TempDir()
 	ws := filepath.Join(top, "ws")
@@ -58,7 +57,7 @@ func TestLoadResults_RefusesEscapes(t *testing.T) {
 			t.Skipf("symlinks unavailable: %v", err)
 		}
 	}
-	rep, err := loadResults(ws, []string{"out/**/*.xml", "out/up/outside.xml", filepath.Join(ws, "out", "good.xml")})
+	rep, err := results(t, ws, []string{"out/**/*.xml", "out/up/outside.xml", filepath.Join(ws, "out", "good.xml")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,12 +80,12 @@ func TestLoadResults_RefusesEscapes(t *testing.T) {
 	}
 }
 
-func TestLoadResults_Caps(t *testing.T) {
+func TestWorkspace_ResultsCaps(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
 	pad := func(n int) string { return passingJUnit + strings.Repeat(" ", n-len(passingJUnit)) }
 	writeFiles(t, ws, map[string]string{"a.xml": pad(90), "b.xml": pad(120), "c.xml": pad(90), "d.xml": pad(60)})
-	rep, err := loadResultsWith(ws, []string{"*.xml"}, resultLimits{MaxFileBytes: 100, MaxTotalBytes: 160})
+	rep, err := resultsWith(t, ws, []string{"*.xml"}, Limits{MaxFileBytes: 100, MaxTotalBytes: 160})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,16 +99,16 @@ func TestLoadResults_Caps(t *testing.T) {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	wantJoined := want["b.xml"] + "\n" + want["c.xml"]
-	if err := unreadableResults(rep); err == nil || err.Error() != wantJoined {
-		t.Errorf("unreadableResults: got %v, want %q", err, wantJoined)
+	if err := Unreadable(rep); err == nil || err.Error() != wantJoined {
+		t.Errorf("Unreadable: got %v, want %q", err, wantJoined)
 	}
 }
 
-func TestLoadResults_NoMatchIsInfra(t *testing.T) {
+func TestWorkspace_ResultsNoMatchIsInfra(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{"dir.xml/x.txt": "not a result"})
-	rep, err := loadResults(ws, []string{"**/*.xml"})
+	rep, err := results(t, ws, []string{"**/*.xml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,36 +117,16 @@ func TestLoadResults_NoMatchIsInfra(t *testing.T) {
 	}
 }
 
-// TestResults_EnricoMiFixtures reads every JUnit fixture in one run: the
-// unparseable ones are per-file errors naming the file, the others are read.
-func TestResults_EnricoMiFixtures(t *testing.T) {
-	t.Parallel()
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "junit", "enricomi")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared fixtures missing (%v)", err)
-	}
-	code, out, _ := runBreaker(t, "results", "--format", "json", "--workspace", dir, "**/*.xml")
-	if code != ExitError {
-		t.Errorf("got exit %d, want 1", code)
-	}
-	var got resultsJSON
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
+func results(t *testing.T, dir string, globs []string) (testresult.Report, error) {
+	return resultsWith(t, dir, globs, DefaultLimits)
+}
+
+func resultsWith(t *testing.T, dir string, globs []string, lim Limits) (testresult.Report, error) {
+	t.Helper()
+	w, err := Open(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	errs := map[string]string{}
-	for _, f := range got.Files {
-		if f.Error != nil {
-			errs[f.Path] = *f.Error
-		}
-	}
-	want := map[string]string{
-		"non-junit.xml":          "non-junit.xml: offset 39 (line 2): not a JUnit XML file: the root element is <suites>, not <testsuites> or <testsuite>",
-		"pytest/corrupt-xml.xml": "pytest/corrupt-xml.xml: offset 769 (line 11): unexpected end of file inside <skipped> (the file is truncated)",
-	}
-	if diff := cmp.Diff(want, errs); diff != "" {
-		t.Errorf("file errors (-want +got):\n%s", diff)
-	}
-	if len(got.Files) != 29 || got.Counts.Total < 300 {
-		t.Errorf("got %d files and %d tests, want every other file read", len(got.Files), got.Counts.Total)
-	}
+	defer w.Close()
+	return w.ResultsWith(globs, lim)
 }

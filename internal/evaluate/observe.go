@@ -1,4 +1,4 @@
-package cli
+package evaluate
 
 import (
 	"fmt"
@@ -12,13 +12,13 @@ import (
 const maxListed = 5
 
 // buildObservation turns a run's report into the engine's observation of
-// head. Tests is keyed by the Greenlight-Test trailer names in names, each
+// head. Tests is keyed by the <prefix>Test trailer names in names, each
 // matched with testresult.Match: a name that designates exactly one test is
 // observed; a name that designates several is left unobserved and said in
 // Notes (reported, not guessed), as is a name no result carries. A flaky
 // test is observed as passing, with a note. The report's infra reason
 // becomes Infra, and each result file that could not be read becomes a note.
-func buildObservation(head string, rep testresult.Report, names []string) breaker.Observation {
+func buildObservation(head string, rep testresult.Report, names []string, testKey string) breaker.Observation {
 	obs := breaker.Observation{Head: head, Infra: rep.Infra, Tests: map[string]breaker.ObservedTest{}}
 	for _, f := range rep.Files {
 		if f.Err != nil {
@@ -35,16 +35,16 @@ func buildObservation(head string, rep testresult.Report, names []string) breake
 		switch len(matches) {
 		case 0:
 			if rep.Infra == "" {
-				obs.Notes = append(obs.Notes, fmt.Sprintf("Greenlight-Test %q: no test of that name in the results; not observed", name))
+				obs.Notes = append(obs.Notes, fmt.Sprintf("%s %q: no test of that name in the results; not observed", testKey, name))
 			}
 		case 1:
 			t := matches[0]
 			obs.Tests[name] = observed(t)
 			if t.Flaky {
-				obs.Notes = append(obs.Notes, fmt.Sprintf("Greenlight-Test %q: %s was flaky: it failed, then passed on a rerun (%d runs); observed as pass", name, t.FullName(), len(t.Runs)))
+				obs.Notes = append(obs.Notes, fmt.Sprintf("%s %q: %s was flaky: it failed, then passed on a rerun (%d runs); observed as pass", testKey, name, t.FullName(), len(t.Runs)))
 			}
 		default:
-			obs.Notes = append(obs.Notes, ambiguityNote(name, matches))
+			obs.Notes = append(obs.Notes, ambiguityNote(testKey, name, matches))
 		}
 	}
 	return obs
@@ -54,7 +54,7 @@ func observed(t testresult.Test) breaker.ObservedTest {
 	return breaker.ObservedTest{Name: t.FullName(), Status: t.Status, Message: t.Message, Output: t.Output, File: t.File, Line: t.Line}
 }
 
-func ambiguityNote(name string, matches []testresult.Test) string {
+func ambiguityNote(testKey, name string, matches []testresult.Test) string {
 	var list []string
 	for i, t := range matches {
 		if i == maxListed {
@@ -63,6 +63,6 @@ func ambiguityNote(name string, matches []testresult.Test) string {
 		}
 		list = append(list, fmt.Sprintf("%q", t.FullName()))
 	}
-	return fmt.Sprintf("Greenlight-Test %q is ambiguous: it matches %d tests (%s); not observed: name one of them in full",
-		name, len(matches), strings.Join(list, ", "))
+	return fmt.Sprintf("%s %q is ambiguous: it matches %d tests (%s); not observed: name one of them in full",
+		testKey, name, len(matches), strings.Join(list, ", "))
 }

@@ -1,4 +1,4 @@
-package cli
+package action
 
 import "testing"
 
@@ -21,6 +21,8 @@ func TestParseCommand(t *testing.T) {
 		{"/breaker reset S-3 use C-12\n\nsecond paragraph", true, breakerCmd{kind: cmdReset, slice: "S-3", guidance: "use C-12\n\nsecond paragraph"}},
 		{"/breaker reset S-3 --force", true, breakerCmd{kind: cmdReset, slice: "S-3",
 			problem: `unknown option "--force"; the only option is --rollback, right after the slice`}},
+		{"/breaker reset team/S-3 use C-12", true, breakerCmd{kind: cmdReset, slice: "team/S-3",
+			problem: `slice id "team/S-3" is not valid: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 100 characters, e.g. S-3`}},
 		{"/breaker", true, breakerCmd{problem: "say /breaker debug or /breaker reset [slice] [--rollback] [guidance]"}},
 		{"/breaker explode", true, breakerCmd{problem: `unknown command "explode"; the commands are /breaker debug and /breaker reset`}},
 	}

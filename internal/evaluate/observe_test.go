@@ -1,4 +1,4 @@
-package cli
+package evaluate
 
 import (
 	"errors"
@@ -64,7 +64,7 @@ func TestBuildObservation(t *testing.T) {
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := buildObservation("abc123", tt.rep, tt.names)
+			got := buildObservation("abc123", tt.rep, tt.names, "Greenlight-Test")
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("observation (-want +got):\n%s", diff)
 			}

@@ -1,0 +1,154 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/report"
+)
+
+// Deps are the Action's outside world, replaceable in tests.
+type Deps struct {
+	// NewForge binds GitHub to the workflow's repository.
+	NewForge func(actionenv.Context, actionenv.Inputs) (Forge, error)
+	// Load reads the branch, the results and the graph: once per run.
+	Load func(context.Context, evaluate.Options) (evaluate.Snapshot, error)
+	Now  func() time.Time
+}
+
+// Outcome is how one run ended. Everything a person should see has been
+// written (log, annotations, step summary, outputs, comment) by then;
+// internal/cli only turns it into the exit code.
+type Outcome struct {
+	// Decision is the verdict the run published; nil when it published none
+	// (a refused command, a closed pull request, nothing to do).
+	Decision *breaker.Decision
+	// Enforce says whether an OPEN Decision fails the check: true for a
+	// push or pull request with fail-on-trip on; false for the pull cord,
+	// a reset and a disabled fail-on-trip.
+	Enforce bool
+	// Err is why the run failed; it has been reported.
+	Err error
+}
+
+// run is the services one run of the Action uses: the runner, the inputs,
+// GitHub and what happened there. Use cases are functions that take it with
+// their own parameters.
+type run struct {
+	ax     *actionenv.Action
+	in     actionenv.Inputs
+	gh     actionenv.Context
+	forge  Forge
+	deps   Deps
+	red    *report.Redactor
+	policy breaker.Policy
+	notes  []string // what happened on GitHub, for the summary and the log
+	ident  *string  // our login, once known
+}
+
+// Run runs the Action once for the event the runner gave.
+func Run(ctx context.Context, deps Deps, ax *actionenv.Action) Outcome {
+	in, inErr := ax.Inputs()
+	ax.Mask(in.Token)
+	r := &run{ax: ax, in: in, deps: deps, red: report.NewRedactor(in.Token)}
+	r.policy = breaker.DefaultPolicy()
+	r.policy.TrailerPrefix, r.policy.TagPrefix = in.TrailerPrefix, in.TagPrefix
+	gh, ctxErr := ax.Context()
+	r.gh = gh
+	if err := errors.Join(inErr, ctxErr); err != nil {
+		return r.fail("the action is misconfigured", err)
+	}
+	forge, err := deps.NewForge(gh, in)
+	if err != nil {
+		return r.fail("cannot reach GitHub", err)
+	}
+	if in.DryRun {
+		forge = &dryRunForge{Forge: forge, log: func(s string) { r.note("dry run: %s", s) }}
+		ax.Logf("breaker: dry run: reading from GitHub, writing nothing")
+	}
+	r.forge = forge
+	return route(ctx, r)
+}
+
+// route sends the event to its use case (DESIGN §3).
+func route(ctx context.Context, r *run) Outcome {
+	ev := r.gh.Event
+	switch {
+	case ev.Push != nil:
+		return onPush(ctx, r, *ev.Push)
+	case ev.PullRequest != nil && ev.Action == "closed":
+		return onClosed(ctx, r, *ev.PullRequest)
+	case ev.PullRequest != nil:
+		return onPullRequest(ctx, r, ev.Action, *ev.PullRequest)
+	case ev.Comment != nil:
+		return onComment(ctx, r, ev.Action, *ev.Comment)
+	case ev.Dispatch != nil:
+		return onDispatch(ctx, r, *ev.Dispatch)
+	}
+	return r.fail("unsupported event", fmt.Errorf("event %q is not one the breaker acts on; "+
+		"run it on push, pull_request, workflow_dispatch or issue_comment", r.gh.EventName))
+}
+
+// load reads the branch at head once, with the run's inputs.
+func (r *run) load(ctx context.Context, head, branch, base, slice string, force bool) (evaluate.Snapshot, error) {
+	if base == "" {
+		base = r.in.Base
+	}
+	if slice == "" {
+		slice = r.in.Slice
+	}
+	return r.deps.Load(ctx, evaluate.Options{
+		RepoDir: r.gh.Workspace, Head: head, Base: base, Slice: slice, Branch: branch,
+		Results: r.in.Results, Graph: r.in.Graph, Policy: r.policy, Force: force,
+	})
+}
+
+// fail reports an error that stops the run: an annotation, the log, the
+// step summary when it can be written.
+func (r *run) fail(title string, err error) Outcome {
+	msg := r.red.Redact(err.Error())
+	r.ax.Annotate(actionenv.LevelError, "Circuit breaker: "+title, msg)
+	r.ax.Untrusted("breaker: " + title + ": " + msg)
+	summary := "## Circuit breaker: " + title + "\n\n" + report.CodeBlock(msg, "text") + "\n"
+	if werr := r.ax.WriteSummary(summary); werr != nil {
+		r.ax.Logf("breaker: step summary not written: GITHUB_STEP_SUMMARY is unusable")
+	}
+	return Outcome{Err: fmt.Errorf("%s: %w", title, err)}
+}
+
+// note records what happened on GitHub: shown in the summary and the log.
+func (r *run) note(format string, args ...any) {
+	r.notes = append(r.notes, fmt.Sprintf(format, args...))
+}
+
+// noteDone records a write to GitHub that succeeded. In a dry run nothing
+// was written: the dry-run forge has already noted what it would have done,
+// so claiming success here would contradict it.
+func (r *run) noteDone(format string, args ...any) {
+	if !r.in.DryRun {
+		r.note(format, args...)
+	}
+}
+
+// noteWrite notes the outcome of a write to GitHub; a forbidden write is
+// the expected fate of a fork pull request's read-only token.
+func (r *run) noteWrite(what string, err error) {
+	switch {
+	case err == nil:
+		r.noteDone("%s: done", what)
+	case errors.Is(err, breaker.ErrForbidden):
+		r.note("could not %s: the token may not (a fork pull request's read-only token?); the diagnostic is in this summary and the log", what)
+	default:
+		r.note("could not %s: %v", what, err)
+	}
+}
+
+// stamp is the run's time for acknowledgements.
+func (r *run) stamp() string {
+	return r.deps.Now().UTC().Format("2006-01-02 15:04 UTC")
+}

@@ -1,0 +1,99 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/report"
+)
+
+// writerPermissions are the repository permissions that may run commands.
+var writerPermissions = []string{"admin", "maintain", "write"}
+
+// onComment runs a /breaker command from a pull request comment, once the
+// commenter is verified as a human writer who is not the agent.
+func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComment) Outcome {
+	if action != "created" {
+		r.ax.Logf("breaker: nothing to do: comment %s (commands run when a comment is created)", action)
+		return Outcome{}
+	}
+	cmd, ok := parseCommand(c.Body)
+	if !ok {
+		r.ax.Logf("breaker: nothing to do: the comment is not a /breaker command")
+		return Outcome{}
+	}
+	if !c.OnPullRequest {
+		r.ax.Logf("breaker: nothing to do: /breaker commands act on pull requests, and #%d is an issue", c.Issue)
+		return Outcome{}
+	}
+	if cmd.problem != "" {
+		return refuse(ctx, r, c, cmd, cmd.problem)
+	}
+	if why, err := verify(ctx, r, c); err != nil {
+		return r.fail("cannot verify the commenter", err)
+	} else if why != "" {
+		return refuse(ctx, r, c, cmd, why)
+	}
+	pr, err := r.forge.PullRequest(ctx, c.Issue)
+	if err != nil {
+		return r.fail("cannot read the pull request", fmt.Errorf("read pull request #%d: %w", c.Issue, err))
+	}
+	if pr.State != "" && pr.State != "open" {
+		return refuse(ctx, r, c, cmd, "the pull request is "+pr.State)
+	}
+	if cmd.kind == cmdDebug {
+		return pullCordComment(ctx, r, c, pr)
+	}
+	return reset(ctx, r, c, cmd, pr)
+}
+
+// verify says why the commenter may not run commands ("" when they may):
+// bots and the agent's own identities never may; people need write,
+// maintain or admin permission, asked of the permission API.
+func verify(ctx context.Context, r *run, c actionenv.IssueComment) (string, error) {
+	login := c.Author
+	switch {
+	case login == "":
+		return "the comment has no author", nil
+	case strings.EqualFold(c.AuthorType, "Bot") || strings.HasSuffix(strings.ToLower(login), "[bot]"):
+		return login + " is a bot; only a person may run breaker commands", nil
+	case slices.ContainsFunc(r.in.AgentActors, func(a string) bool { return strings.EqualFold(a, login) }):
+		return login + " is listed in agent-actors: the agent may never reset or debug its own breaker", nil
+	}
+	perm, err := r.forge.Permission(ctx, login)
+	if err != nil {
+		return "", fmt.Errorf("ask GitHub the permission of %s: %w", login, err)
+	}
+	if !slices.Contains(writerPermissions, perm) {
+		return login + " has " + perm + " permission on the repository; breaker commands need write, maintain or admin", nil
+	}
+	return "", nil
+}
+
+// refuse answers a command that will not run, with why: a reply on the pull
+// request (plain text, no mentions), a warning annotation, the summary.
+// A refused command is an answer, not a failure of the check.
+func refuse(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, why string) Outcome {
+	name := "/breaker"
+	if cmd.kind != "" {
+		name += " " + string(cmd.kind)
+	}
+	msg := fmt.Sprintf("Refused %s from %s: %s.", name, c.Author, why)
+	r.note("%s", msg)
+	if r.in.Comment {
+		body := "**Circuit breaker:** " + report.EscapeText(r.red.Clean(msg)) + "\n"
+		_, err := r.forge.CreateComment(ctx, c.Issue, body)
+		r.noteWrite("answer the command on #"+strconv.Itoa(c.Issue), err)
+	}
+	r.ax.Annotate(actionenv.LevelWarning, "Circuit breaker command refused", report.SafeLine(r.red.Clean(msg)))
+	summary := "## Circuit breaker: command refused\n\n" + report.EscapeText(r.red.Clean(msg)) + "\n" + notesMarkdown(r)
+	if err := r.ax.WriteSummary(summary); err != nil {
+		r.ax.Logf("breaker: step summary not written: GITHUB_STEP_SUMMARY is unusable")
+	}
+	r.ax.Untrusted("breaker: " + report.SafeLine(r.red.Clean(msg)))
+	return Outcome{}
+}

@@ -1,0 +1,71 @@
+package action
+
+import (
+	"context"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// zeroSHA is the "after" of a push that deleted its ref.
+const zeroSHA = "0000000000000000000000000000000000000000"
+
+// onPush evaluates a pushed branch and publishes on its open pull request.
+func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
+	branch, ok := strings.CutPrefix(p.Ref, "refs/heads/")
+	if !ok || p.After == zeroSHA || p.After == "" {
+		r.ax.Logf("breaker: nothing to do: the push is not a new branch head (a tag, or a deleted branch)")
+		return Outcome{}
+	}
+	var pr *breaker.PullRequest
+	found, ok, err := r.forge.FindPullRequest(ctx, p.After)
+	switch {
+	case err != nil:
+		r.note("could not look up the pull request of this commit, so no comment: %v", err)
+	case ok:
+		pr = &found
+	default:
+		r.note("no open pull request has this commit as its head: no comment")
+	}
+	return judge(ctx, r, p.After, branch, pr)
+}
+
+// onPullRequest evaluates the pull request's head commit, never the merge
+// commit GitHub checks out by default.
+func onPullRequest(ctx context.Context, r *run, action string, pr breaker.PullRequest) Outcome {
+	switch action {
+	case "opened", "synchronize", "reopened":
+	default:
+		r.ax.Logf("breaker: nothing to do for pull_request %q; the breaker acts on opened, synchronize, reopened and closed", action)
+		return Outcome{}
+	}
+	return judge(ctx, r, pr.HeadSHA, pr.HeadRef, &pr)
+}
+
+// judge is the check of a push: load head once, decide with the remote
+// tags, publish (checkpoint tag, comment, summary, outputs), and let an
+// OPEN decision fail the check when fail-on-trip is on.
+func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullRequest) Outcome {
+	snap, err := r.load(ctx, head, branch, "", "", false)
+	if err != nil {
+		return r.fail("cannot evaluate the branch", err)
+	}
+	refs, err := readRemote(ctx, r, snap.Slice())
+	if err != nil {
+		return r.fail("cannot evaluate the branch", err)
+	}
+	d := snap.Decide(refs.engine(snap.Slice()))
+	// The tag exists now: decide again on the same snapshot, so the verdict
+	// says so instead of "to be created". A dry run created nothing.
+	if sha := ensureCheckpoint(ctx, r, d, refs.checkpoint); sha != refs.checkpoint && !r.in.DryRun {
+		refs.checkpoint = sha
+		d = snap.Decide(refs.engine(d.Slice))
+	}
+	publish(ctx, r, d, refs, pr, "")
+	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip}
+	if d.Tripped && !r.in.FailOnTrip {
+		r.ax.Logf("breaker: the breaker is OPEN but fail-on-trip is false: the check stays green")
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// remoteRefs are the breaker's tags of one slice as the remote has them.
+type remoteRefs struct {
+	checkpoint, reset string // "" when missing
+}
+
+// engine gives the tags to the engine, keyed by slice.
+func (rr remoteRefs) engine(slice string) breaker.Refs {
+	refs := breaker.Refs{Checkpoints: map[string]string{}, Resets: map[string]string{}}
+	if rr.checkpoint != "" {
+		refs.Checkpoints[slice] = rr.checkpoint
+	}
+	if rr.reset != "" {
+		refs.Resets[slice] = rr.reset
+	}
+	return refs
+}
+
+// tagRef names a breaker tag the way the Refs port wants refs:
+// "tags/<prefix><kind>/<slice>"; "" when the slice cannot name a tag.
+func tagRef(r *run, kind breaker.RefKind, slice string) string {
+	name := breaker.RefName(r.policy, kind, slice)
+	if name == "" {
+		return ""
+	}
+	return "tags/" + name
+}
+
+// readRemote reads the slice's checkpoint and reset tags from the remote.
+// A slice that cannot name a tag has none (the engine says why).
+func readRemote(ctx context.Context, r *run, slice string) (remoteRefs, error) {
+	var rr remoteRefs
+	if !breaker.ValidSlice(slice) {
+		return rr, nil
+	}
+	var err error
+	if rr.checkpoint, _, err = r.forge.GetRef(ctx, tagRef(r, breaker.RefCheckpoint, slice)); err != nil {
+		return rr, fmt.Errorf("read the checkpoint tag of slice %s: %w", slice, err)
+	}
+	if rr.reset, _, err = r.forge.GetRef(ctx, tagRef(r, breaker.RefReset, slice)); err != nil {
+		return rr, fmt.Errorf("read the reset tag of slice %s: %w", slice, err)
+	}
+	return rr, nil
+}
+
+// ensureCheckpoint creates the slice's checkpoint tag once, at the engine's
+// checkpoint. An existing tag is never moved: at the same commit it is
+// success, elsewhere it is reported as a conflict. It returns the commit the
+// tag points at ("" when there is none).
+func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing string) string {
+	cp := d.Checkpoint.SHA
+	ref := tagRef(r, breaker.RefCheckpoint, d.Slice)
+	if cp == "" || ref == "" {
+		return existing
+	}
+	if existing == "" {
+		err := r.forge.CreateRef(ctx, ref, cp)
+		switch {
+		case err == nil:
+			r.noteDone("created the checkpoint tag %s at %s", d.Checkpoint.Tag, breaker.ShortSHA(cp))
+			return cp
+		case errors.Is(err, breaker.ErrForbidden):
+			r.note("the token may not create tags (a fork pull request's read-only token?): checkpoint tag %s not created", d.Checkpoint.Tag)
+			return ""
+		case !errors.Is(err, breaker.ErrRefExists):
+			r.note("could not create the checkpoint tag %s: %v", d.Checkpoint.Tag, err)
+			return ""
+		}
+		sha, found, gerr := r.forge.GetRef(ctx, ref)
+		if gerr != nil || !found {
+			r.note("the checkpoint tag %s exists but could not be read back: %v", d.Checkpoint.Tag, gerr)
+			return ""
+		}
+		existing = sha
+	}
+	if existing != cp {
+		r.note("checkpoint conflict: the tag %s points at %s, but this slice's first attempt starts at %s; the tag was left alone (delete it by hand if it is stale)",
+			d.Checkpoint.Tag, breaker.ShortSHA(existing), breaker.ShortSHA(cp))
+	}
+	return existing
+}
+
+// deleteSliceTags deletes the checkpoint and reset tags of each slice. A
+// missing tag is success.
+func deleteSliceTags(ctx context.Context, r *run, slices []string) error {
+	var errs []error
+	for _, s := range slices {
+		for _, kind := range []breaker.RefKind{breaker.RefCheckpoint, breaker.RefReset} {
+			ref := tagRef(r, kind, s)
+			if err := r.forge.DeleteRef(ctx, ref); err != nil {
+				errs = append(errs, fmt.Errorf("delete %s: %w", ref, err))
+				continue
+			}
+			r.noteDone("deleted %s (or it was already gone)", ref)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// moveResetTag points the slice's reset tag at sha, creating it if needed.
+func moveResetTag(ctx context.Context, r *run, slice, sha string) error {
+	ref := tagRef(r, breaker.RefReset, slice)
+	cur, found, err := r.forge.GetRef(ctx, ref)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", ref, err)
+	}
+	switch {
+	case found && cur == sha:
+		return nil
+	case found:
+		err = r.forge.UpdateRef(ctx, ref, sha, true)
+	default:
+		err = r.forge.CreateRef(ctx, ref, sha)
+		if errors.Is(err, breaker.ErrRefExists) {
+			err = r.forge.UpdateRef(ctx, ref, sha, true)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("move %s to %s: %w", ref, breaker.ShortSHA(sha), err)
+	}
+	return nil
+}

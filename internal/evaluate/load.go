@@ -1,0 +1,169 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/gitlog"
+	"github.com/greenlight-ci/breaker/internal/scope"
+	"github.com/greenlight-ci/breaker/internal/trailer"
+	"github.com/greenlight-ci/breaker/internal/workspace"
+)
+
+// DefaultGraph is where Greenlight keeps its slice graph, relative to the
+// repository.
+const DefaultGraph = ".greenlight/GRAPH.json"
+
+// Options are the inputs of one evaluation, shared by `evaluate` and the Action.
+type Options struct {
+	RepoDir string   // the git work tree, which is also the workspace results are read from
+	Head    string   // revision of the agent branch head; "" = HEAD
+	Base    string   // base revision; "" = the default branch
+	Slice   string   // "" = the newest attempt's slice
+	Branch  string   // branch name for the S-<n> fallback; "" = from Head
+	Results []string // result file globs, relative to RepoDir
+	Graph   string   // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
+	Policy  breaker.Policy
+	Force   bool // build the diagnostic whatever the counts
+}
+
+// Snapshot is everything one run read, ready to decide: the engine's input
+// without the breaker's refs, and the refs the local repository has.
+type Snapshot struct {
+	input     breaker.Input
+	localRefs breaker.Refs
+}
+
+// Load reads the repository, the results and the graph, once. A slice id
+// that cannot name a tag (breaker.CheckSlice) is an error when the caller
+// chose it; one an agent's trailer names is said in the decision's notes.
+func Load(ctx context.Context, opts Options) (Snapshot, error) {
+	if opts.Slice != "" {
+		if err := breaker.CheckSlice(opts.Slice); err != nil {
+			return Snapshot{}, err
+		}
+	}
+	p := opts.Policy
+	ws, err := workspace.Open(opts.RepoDir)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	defer ws.Close()
+	repo, err := gitlog.Open(opts.RepoDir)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	defer repo.Close()
+	lg, err := repo.Log(ctx, gitlog.Options{
+		Head: opts.Head, Base: opts.Base, NeedsFiles: p.NeedsFiles, Parse: trailer.Parse,
+	})
+	if err != nil {
+		return Snapshot{}, err
+	}
+	in := breaker.Input{Policy: p, Commits: lg.Commits, Slice: opts.Slice, Branch: opts.Branch, Force: opts.Force}
+	if in.Branch == "" {
+		in.Branch = lg.Branch
+	}
+	local, err := repo.Refs(p)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if in.Observation, err = observe(ws, opts, lg.HeadSHA, testNames(p, lg.Commits)); err != nil {
+		return Snapshot{}, err
+	}
+	if lg.Note != "" {
+		in.Observation.Notes = append([]string{lg.Note}, in.Observation.Notes...)
+	}
+	if in.Scope, err = loadScope(ws, opts.Graph); err != nil {
+		return Snapshot{}, err
+	}
+	return Snapshot{input: in, localRefs: local}, nil
+}
+
+// Decide runs the engine over the snapshot with the breaker's refs (the
+// remote's in the Action, the local repository's on the command line).
+func (s Snapshot) Decide(refs breaker.Refs) breaker.Decision {
+	in := s.input
+	in.Refs = refs
+	return breaker.Evaluate(in)
+}
+
+// Slice is the slice Decide will decide for: the chosen one, else the
+// newest attempt's, else the branch's S-<n>; "" when there is none.
+func (s Snapshot) Slice() string {
+	slice, _ := breaker.VerdictSlice(s.input)
+	return slice
+}
+
+// LocalRefs are the breaker's tags in the local repository.
+func (s Snapshot) LocalRefs() breaker.Refs { return s.localRefs }
+
+// Commits are the branch's commits, oldest first.
+func (s Snapshot) Commits() []breaker.Commit { return s.input.Commits }
+
+// NamedSlices are the slice ids the commits name, in order.
+func (s Snapshot) NamedSlices() []string { return breaker.NamedSlices(s.input.Policy, s.input.Commits) }
+
+// testNames are the distinct <prefix>Test values across commits, in order
+// of first appearance: the names results are matched against.
+func testNames(p breaker.Policy, commits []breaker.Commit) []string {
+	key := p.Key(breaker.TrailerTest)
+	seen := map[string]bool{}
+	var names []string
+	for _, c := range commits {
+		for _, v := range breaker.TrailerValues(c.Trailers, key) {
+			if !seen[v] {
+				seen[v] = true
+				names = append(names, v)
+			}
+		}
+	}
+	return names
+}
+
+// observe reads this run's results. No results at all means the head's tests
+// did not run (infra); an unreadable result file is an error, never green.
+func observe(ws *workspace.Workspace, opts Options, head string, names []string) (breaker.Observation, error) {
+	if len(opts.Results) == 0 {
+		return breaker.Observation{Head: head, Infra: "no test results were given (--results / the results input)"}, nil
+	}
+	rep, err := ws.Results(opts.Results)
+	if err != nil {
+		return breaker.Observation{}, err
+	}
+	if err := workspace.Broken(rep); err != nil {
+		return breaker.Observation{}, err
+	}
+	return buildObservation(head, rep, names, opts.Policy.Key(breaker.TrailerTest)), nil
+}
+
+// loadScope loads the slice graph: the named one (an error when missing),
+// else the default one when it exists, else a disabled lock that says why.
+// Both the graph and CONTRACTS.md beside it are read through the workspace:
+// relative to the repository, contained and capped.
+func loadScope(ws *workspace.Workspace, name string) (breaker.ScopeSource, error) {
+	explicit := name != ""
+	if !explicit {
+		name = DefaultGraph
+	}
+	rel, err := ws.Rel(name)
+	if err != nil {
+		return nil, fmt.Errorf("slice graph (--graph / the graph input): %w", err)
+	}
+	graph, err := ws.ReadFile(rel, workspace.MaxGraphBytes)
+	switch {
+	case errors.Is(err, workspace.ErrNotExist) && !explicit:
+		return scope.None(fmt.Sprintf("no slice graph at %s: scope lock off", rel)), nil
+	case err != nil:
+		return nil, fmt.Errorf("read the slice graph (--graph / the graph input): %w", err)
+	}
+	contractsPath := path.Join(path.Dir(rel), "CONTRACTS.md")
+	contracts, err := ws.ReadFile(contractsPath, workspace.MaxContractsBytes)
+	if err != nil && !errors.Is(err, workspace.ErrNotExist) {
+		return nil, fmt.Errorf("read the contracts beside %s: %w", rel, err)
+	}
+	return scope.Parse(rel, graph, contracts)
+}
