@@ -134,30 +134,30 @@ type Diagnostic struct {
 
 // Decision is the verdict for one slice.
 type Decision struct {
-	Policy      string
+	Policy string
 	// TrailerPrefix is the policy's trailer key prefix (e.g. "Greenlight-"),
 	// so every sentence a person reads names the keys they configured.
 	TrailerPrefix string
-	State       State
-	Tripped     bool
-	TripReason  TripReason
-	TrippedTest string // for per_test
-	Slice       string
-	SliceSource string // "flag", "trailer", "branch"
-	Head        string
-	HeadInfra   string // why the head's tests did not run, "" when they did
-	Limits      Limits
-	TotalFailed int
-	Checkpoint  Checkpoint
-	ResetSHA    string // the reset point in effect, "" if none
-	Tests       []TestSummary
-	Attempts    []Attempt // the slice's attempts since the reset, in order
-	Prior       []Attempt // attempts before the reset: what was already tried
-	Scope       ScopeInfo
-	Violations  []ScopeFinding // every out-of-scope file (violation or justified)
-	Misreports  []Misreport
-	Diagnostics []Diagnostic
-	Notes       []string
+	State         State
+	Tripped       bool
+	TripReason    TripReason
+	TrippedTest   string // for per_test
+	Slice         string
+	SliceSource   string // "flag", "trailer", "branch"
+	Head          string
+	HeadInfra     string // why the head's tests did not run, "" when they did
+	Limits        Limits
+	TotalFailed   int
+	Checkpoint    Checkpoint
+	ResetSHA      string // the reset point in effect, "" if none
+	Tests         []TestSummary
+	Attempts      []Attempt // the slice's attempts since the reset, in order
+	Prior         []Attempt // attempts before the reset: what was already tried
+	Scope         ScopeInfo
+	Violations    []ScopeFinding // every out-of-scope file (violation or justified)
+	Misreports    []Misreport
+	Diagnostics   []Diagnostic
+	Notes         []string
 }
 
 // Limits are the thresholds the policy applied.

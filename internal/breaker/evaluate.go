@@ -29,16 +29,16 @@ func Evaluate(in Input) Decision {
 	d := Decision{
 		Policy:        e.p.Name,
 		TrailerPrefix: e.p.TrailerPrefix,
-		Slice:       slice,
-		SliceSource: source,
-		Head:        e.head(),
-		HeadInfra:   in.Observation.Infra,
-		Limits:      Limits{PerTest: e.p.PerTestLimit, Slice: e.p.SliceLimit},
-		Checkpoint:  e.checkpoint(slice, atts),
-		ResetSHA:    resetSHA,
-		Scope:       info,
-		Prior:       attemptsOf(prior),
-		Attempts:    attemptsOf(current),
+		Slice:         slice,
+		SliceSource:   source,
+		Head:          e.head(),
+		HeadInfra:     in.Observation.Infra,
+		Limits:        Limits{PerTest: e.p.PerTestLimit, Slice: e.p.SliceLimit},
+		Checkpoint:    e.checkpoint(slice, atts),
+		ResetSHA:      resetSHA,
+		Scope:         info,
+		Prior:         attemptsOf(prior),
+		Attempts:      attemptsOf(current),
 	}
 	t := fold(current, d.Limits)
 	e.verdict(&d, t)
