@@ -10,7 +10,7 @@
 // repository. Repo.Refs reads the breaker's checkpoint and reset tags.
 //
 // go-git provides the repository layout, refs and configuration. Objects
-// are read from the mapped pack indexes and packfiles directly (packSet),
+// are read from the mapped pack indexes and packfiles directly (package packfile),
 // because go-git's object storage decodes every pack index into maps on
 // first use, which costs about a second on a 200,000-commit repository;
 // objects the fast reader does not hold still come from go-git.

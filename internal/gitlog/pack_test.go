@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/greenlight-ci/breaker/internal/gitlog/packfile"
 )
 
 // deltaHistory builds a history whose file and trees change a little each
@@ -29,10 +30,10 @@ func deltaHistory(t *testing.T) *history {
 	return h
 }
 
-// TestPackSet_matchesGoGit reads every object through the mapped packs and
+// TestPackfile_matchesGoGit reads every object through the mapped packs and
 // compares it with go-git's own storage, for packs with offset deltas, with
 // reference deltas, and with loose objects beside the pack.
-func TestPackSet_matchesGoGit(t *testing.T) {
+func TestPackfile_matchesGoGit(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
@@ -65,11 +66,11 @@ func compareObjects(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := openPackSet(filepath.Join(dir, ".git", "objects"))
+	fast, err := packfile.Open(filepath.Join(dir, ".git", "objects"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fast.close()
+	defer fast.Close()
 	deltas := strings.Count(runGit(t, dir, "verify-pack", "-v", packIdx(t, dir)), "chain length")
 	iter, err := ref.Storer.IterEncodedObjects(plumbing.AnyObject)
 	if err != nil {
@@ -78,7 +79,7 @@ func compareObjects(t *testing.T, dir string) {
 	n := 0
 	err = iter.ForEach(func(want plumbing.EncodedObject) error {
 		n++
-		typ, got, err := fast.read(want.Hash(), 0)
+		typ, got, err := fast.Read(want.Hash())
 		if err != nil {
 			return fmt.Errorf("read %s: %w", want.Hash(), err)
 		}
@@ -96,8 +97,8 @@ func compareObjects(t *testing.T, dir string) {
 	if n < 60 || deltas == 0 {
 		t.Fatalf("compared %d objects with %d delta chains; the fixture is too small to prove anything", n, deltas)
 	}
-	if _, _, err := fast.read(plumbing.NewHash(strings.Repeat("ab", 20)), 0); err != errNotHere {
-		t.Errorf("reading a missing object: err = %v, want errNotHere", err)
+	if _, _, err := fast.Read(plumbing.NewHash(strings.Repeat("ab", 20))); err != packfile.ErrNotHere {
+		t.Errorf("reading a missing object: err = %v, want packfile.ErrNotHere", err)
 	}
 }
 
@@ -110,9 +111,9 @@ func packIdx(t *testing.T, dir string) string {
 	return idx[0]
 }
 
-// TestPackSet_corruptPack damages a pack and checks that reads fail with
+// TestPackfile_corruptPack damages a pack and checks that reads fail with
 // an error, never a panic.
-func TestPackSet_corruptPack(t *testing.T) {
+func TestPackfile_corruptPack(t *testing.T) {
 	t.Parallel()
 	h := deltaHistory(t)
 	h.git("repack", "-adf", "--depth=20", "--window=50")
@@ -132,15 +133,15 @@ func TestPackSet_corruptPack(t *testing.T) {
 	if err := os.WriteFile(packPath, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fast, err := openPackSet(filepath.Join(h.dir, ".git", "objects"))
+	fast, err := packfile.Open(filepath.Join(h.dir, ".git", "objects"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fast.close()
+	defer fast.Close()
 	failures := 0
 	for _, line := range objects {
 		sha, _, _ := strings.Cut(line, " ")
-		if _, _, err := fast.read(plumbing.NewHash(sha), 0); err != nil {
+		if _, _, err := fast.Read(plumbing.NewHash(sha)); err != nil {
 			failures++
 		}
 	}

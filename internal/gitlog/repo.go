@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/gitlog/packfile"
 )
 
 // Repo is an open git repository. Close releases its files.
@@ -45,9 +46,9 @@ func Open(dir string) (*Repo, error) {
 	st := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(),
 		filesystem.Options{KeepDescriptors: true, ExclusiveAccess: true})
 	r := &Repo{store: st, dot: dot}
-	if fast, err := openPackSet(objectsDir(dot)); err == nil {
+	if fast, err := packfile.Open(objectsDir(dot)); err == nil {
 		r.store = &objectStore{Storer: st, fast: fast}
-		runtime.AddCleanup(r, func(s *packSet) { _ = s.close() }, fast)
+		runtime.AddCleanup(r, func(s *packfile.Set) { _ = s.Close() }, fast)
 	}
 	if r.git, err = git.Open(r.store, nil); err != nil {
 		return nil, fmt.Errorf("open git repository at %s: %w", dir, err)
@@ -74,7 +75,7 @@ func objectsDir(dot billy.Filesystem) string {
 func (r *Repo) Close() error {
 	var errs []error
 	if o, ok := r.store.(*objectStore); ok {
-		errs = append(errs, o.fast.close(), o.Storer.(io.Closer).Close())
+		errs = append(errs, o.fast.Close(), o.Storer.(io.Closer).Close())
 	} else if c, ok := r.store.(io.Closer); ok {
 		errs = append(errs, c.Close())
 	}
@@ -183,13 +184,9 @@ func (r *Repo) walkSource() (*source, map[plumbing.Hash]bool, error) {
 		src.fast = o.fast
 	}
 	if r.dot != nil {
-		data, release, err := mapFile(filepath.Join(objectsDir(r.dot), "info", "commit-graph"))
-		if err == nil {
-			if src.graph, err = newGraphFile(data); err != nil {
-				_ = release() // a chain or another version: walk by date instead
-			} else {
-				src.release = release
-			}
+		// A chain or another version is not read: the walk goes by date.
+		if g, err := packfile.OpenGraph(filepath.Join(objectsDir(r.dot), "info", "commit-graph")); err == nil {
+			src.graph = g
 		}
 	}
 	list, err := r.store.Shallow()
@@ -221,13 +218,13 @@ func firstParentChain(ctx context.Context, src *source, shallow map[plumbing.Has
 		res.branch = append(res.branch, h)
 		res.read++
 		offer(h)
-		if len(hd.parents) == 0 {
+		if len(hd.Parents) == 0 {
 			return res, nil
 		}
 		if shallow[h] {
 			return forkResult{}, shallowError(h, "the history ends")
 		}
-		h = hd.parents[0]
+		h = hd.Parents[0]
 	}
 }
 

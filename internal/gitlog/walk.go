@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/greenlight-ci/breaker/internal/gitlog/packfile"
 )
 
 // Paint flags: which tip a commit is reachable from.
@@ -23,7 +24,7 @@ const slop = 5
 // node is one commit the walk has seen.
 type node struct {
 	hash plumbing.Hash
-	header
+	packfile.Header
 	seq    int // insertion order, the tie-breaker between equal dates
 	flags  uint8
 	queued bool
@@ -108,7 +109,7 @@ func (w *walker) done(left int) bool {
 	if w.exact {
 		return true
 	}
-	return w.interesting == 0 && left <= 0 && w.queue[0].when < w.floor
+	return w.interesting == 0 && left <= 0 && w.queue[0].When < w.floor
 }
 
 // step expands one popped node: its parents inherit its paint, the base's
@@ -118,7 +119,7 @@ func (w *walker) step(n *node) error {
 	if n.flags&fromBase == 0 {
 		w.interesting--
 	}
-	if len(n.parents) > 0 && w.shallow[n.hash] {
+	if len(n.Parents) > 0 && w.shallow[n.hash] {
 		if w.settled {
 			return nil
 		}
@@ -128,7 +129,7 @@ func (w *walker) step(n *node) error {
 	if n.flags&fromBase != 0 {
 		flag = fromBase
 	}
-	for _, p := range n.parents {
+	for _, p := range n.Parents {
 		if err := w.mark(p, flag); err != nil {
 			if w.settled {
 				continue
@@ -151,9 +152,9 @@ func (w *walker) mark(h plumbing.Hash, flag uint8) error {
 		if err != nil {
 			return err
 		}
-		n = &node{hash: h, header: hd}
+		n = &node{hash: h, Header: hd}
 		w.nodes[h] = n
-		if hd.gen == genUnknown {
+		if hd.Gen == packfile.GenUnknown {
 			w.exact = false
 		}
 	}
@@ -191,14 +192,14 @@ func (w *walker) advanceChain() {
 			w.settled = true
 		case !last.popped:
 			return
-		case len(last.parents) == 0 || w.nodes[last.parents[0]] == nil:
+		case len(last.Parents) == 0 || w.nodes[last.Parents[0]] == nil:
 			w.settled = true
 		default:
-			w.floor = min(w.floor, last.when)
+			w.floor = min(w.floor, last.When)
 			if w.onBranch != nil {
 				w.onBranch(last.hash)
 			}
-			w.chain = append(w.chain, w.nodes[last.parents[0]])
+			w.chain = append(w.chain, w.nodes[last.Parents[0]])
 		}
 	}
 }
@@ -223,11 +224,11 @@ type nodeQueue []*node
 func (q nodeQueue) Len() int { return len(q) }
 func (q nodeQueue) Less(i, j int) bool {
 	a, b := q[i], q[j]
-	if a.gen != b.gen {
-		return a.gen > b.gen
+	if a.Gen != b.Gen {
+		return a.Gen > b.Gen
 	}
-	if a.when != b.when {
-		return a.when > b.when
+	if a.When != b.When {
+		return a.When > b.When
 	}
 	return a.seq < b.seq
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
+	"github.com/greenlight-ci/breaker/internal/gitlog/packfile"
 )
 
 // randomHistory builds a history of n commits on four lanes (main, agent
@@ -156,15 +157,11 @@ func TestGraphFile_matchesObjects(t *testing.T) {
 	}
 	marks := h.build()
 	h.git("commit-graph", "write", "--reachable")
-	data, release, err := mapFile(filepath.Join(h.dir, ".git", "objects", "info", "commit-graph"))
+	g, err := packfile.OpenGraph(filepath.Join(h.dir, ".git", "objects", "info", "commit-graph"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
-	g, err := newGraphFile(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer g.Close()
 	repo, err := Open(h.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -172,14 +169,14 @@ func TestGraphFile_matchesObjects(t *testing.T) {
 	octopus := 0
 	for _, m := range all {
 		sha := plumbing.NewHash(marks[m])
-		got, ok := g.header(sha)
+		got, ok := g.Header(sha)
 		c, err := object.GetCommit(repo.store, sha)
 		if !ok || err != nil {
 			t.Fatalf("commit %s: in graph %v, object error %v", sha, ok, err)
 		}
-		want := header{parents: c.ParentHashes, when: c.Committer.When.Unix(), gen: got.gen}
-		if diff := cmp.Diff(want, got, cmp.AllowUnexported(header{})); diff != "" || got.gen == genUnknown || got.gen == 0 {
-			t.Errorf("commit %s (-objects +graph):\n%s (generation %d)", sha, diff, got.gen)
+		want := packfile.Header{Parents: c.ParentHashes, When: c.Committer.When.Unix(), Gen: got.Gen}
+		if diff := cmp.Diff(want, got); diff != "" || got.Gen == packfile.GenUnknown || got.Gen == 0 {
+			t.Errorf("commit %s (-objects +graph):\n%s (generation %d)", sha, diff, got.Gen)
 		}
 		if len(c.ParentHashes) > 2 {
 			octopus++

@@ -1,4 +1,4 @@
-package gitlog
+package packfile
 
 import (
 	"encoding/binary"
@@ -23,20 +23,48 @@ const (
 	graphOctopus  = 0x80000000
 )
 
-// graphFile is a commit-graph file (objects/info/commit-graph) read in
-// place. go-git's reader issues several reads and allocations per commit;
+// Graph is a commit-graph file (objects/info/commit-graph) mapped and read
+// in place. go-git's reader issues several reads and allocations per commit;
 // this one costs a search over mapped memory and a row decode.
-type graphFile struct {
+type Graph struct {
+	release                    func() error
 	data                       []byte
 	count                      int
 	fanout, names, rows, edges int
 }
 
-func newGraphFile(data []byte) (*graphFile, error) {
+// OpenGraph maps the commit-graph file at path. A file this reader does not
+// read (another version or hash, part of a split chain) is an error: the
+// caller then walks by commit date.
+func OpenGraph(path string) (*Graph, error) {
+	data, release, err := mapFile(path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := parseGraph(data)
+	if err != nil {
+		_ = release()
+		return nil, err
+	}
+	g.release = release
+	return g, nil
+}
+
+// Close unmaps the file. The Graph must not be used afterwards.
+func (g *Graph) Close() error {
+	if g.release == nil {
+		return nil
+	}
+	err := g.release()
+	g.release, g.data = nil, nil
+	return err
+}
+
+func parseGraph(data []byte) (*Graph, error) {
 	if len(data) < 8 || string(data[:4]) != "CGPH" || data[4] != 1 || data[5] != 1 || data[7] != 0 {
 		return nil, errGraphFormat // not version 1, not SHA-1, or part of a chain
 	}
-	g := &graphFile{data: data, edges: -1}
+	g := &Graph{data: data, edges: -1}
 	chunks := int(data[6])
 	if len(data) < 8+(chunks+1)*12 {
 		return nil, errGraphFormat
@@ -68,22 +96,22 @@ func newGraphFile(data []byte) (*graphFile, error) {
 	return g, nil
 }
 
-// header returns the walk's view of commit h, if the graph holds it.
-func (g *graphFile) header(h plumbing.Hash) (header, bool) {
+// Header returns the walk's view of commit h, if the graph holds it.
+func (g *Graph) Header(h plumbing.Hash) (Header, bool) {
 	i, ok := searchNames(g.data, g.fanout, g.names, g.count, h)
 	if !ok {
-		return header{}, false
+		return Header{}, false
 	}
 	row := g.data[g.rows+i*36 : g.rows+i*36+36]
-	hd := header{gen: uint64(binary.BigEndian.Uint32(row[28:]) >> 2)}
-	hd.when = int64(binary.BigEndian.Uint32(row[28:])&3)<<32 | int64(binary.BigEndian.Uint32(row[32:]))
-	if hd.gen == 0 {
-		hd.gen = genUnknown
+	hd := Header{Gen: uint64(binary.BigEndian.Uint32(row[28:]) >> 2)}
+	hd.When = int64(binary.BigEndian.Uint32(row[28:])&3)<<32 | int64(binary.BigEndian.Uint32(row[32:]))
+	if hd.Gen == 0 {
+		hd.Gen = GenUnknown
 	}
 	p1, p2 := binary.BigEndian.Uint32(row[20:]), binary.BigEndian.Uint32(row[24:])
 	if p1 != graphNoParent {
 		if !g.add(&hd, p1) {
-			return header{}, false
+			return Header{}, false
 		}
 	}
 	switch {
@@ -97,7 +125,7 @@ func (g *graphFile) header(h plumbing.Hash) (header, bool) {
 }
 
 // octopus adds the parents listed in the extra-edges chunk from entry i.
-func (g *graphFile) octopus(hd *header, i int) bool {
+func (g *Graph) octopus(hd *Header, i int) bool {
 	for ; g.edges >= 0 && g.edges+i*4+4 <= len(g.data); i++ {
 		e := binary.BigEndian.Uint32(g.data[g.edges+i*4:])
 		if !g.add(hd, e&^graphOctopus) {
@@ -111,12 +139,12 @@ func (g *graphFile) octopus(hd *header, i int) bool {
 }
 
 // add appends the commit at position i as a parent.
-func (g *graphFile) add(hd *header, i uint32) bool {
+func (g *Graph) add(hd *Header, i uint32) bool {
 	if int(i) >= g.count {
 		return false
 	}
 	var p plumbing.Hash
 	copy(p[:], g.data[g.names+int(i)*20:])
-	hd.parents = append(hd.parents, p)
+	hd.Parents = append(hd.Parents, p)
 	return true
 }

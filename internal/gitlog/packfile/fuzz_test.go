@@ -1,4 +1,4 @@
-package gitlog
+package packfile
 
 import (
 	"encoding/binary"
@@ -37,7 +37,7 @@ func FuzzPackRead(f *testing.F) {
 		binary.BigEndian.PutUint32(data[4:], 2)
 		binary.BigEndian.PutUint32(data[8:], 1)
 		data = append(data, entry...)
-		set := &packSet{cache: newLRU(1 << 20)}
+		set := &Set{cache: newLRU(1 << 20)}
 		p := &pack{data: data, set: set}
 		_, _, _ = p.read(12, 0)
 	})

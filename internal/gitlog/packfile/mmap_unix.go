@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitlog
+package packfile
 
 import (
 	"os"

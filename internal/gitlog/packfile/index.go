@@ -1,4 +1,4 @@
-package gitlog
+package packfile
 
 import (
 	"bytes"

@@ -1,9 +1,10 @@
-package gitlog
+package packfile
 
 import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"math"
 	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -11,10 +12,24 @@ import (
 
 var errCommitHeader = errors.New("malformed commit header")
 
-// parseHeader reads the parents and the committer time of a raw commit,
+// GenUnknown is the generation of a commit no commit-graph covers. Such
+// commits are newer than every covered one, so a walk by generation visits
+// them first.
+const GenUnknown = math.MaxUint64
+
+// Header is what a history walk needs of a commit: its parents, its
+// committer time (Unix seconds) and, when a commit-graph covers it, its
+// generation number (else GenUnknown).
+type Header struct {
+	Parents []plumbing.Hash
+	When    int64
+	Gen     uint64
+}
+
+// ParseHeader reads the parents and the committer time of a raw commit,
 // stopping at the blank line before the message.
-func parseHeader(raw []byte) (header, error) {
-	hd := header{gen: genUnknown}
+func ParseHeader(raw []byte) (Header, error) {
+	hd := Header{Gen: GenUnknown}
 	for len(raw) > 0 {
 		line, rest, _ := bytes.Cut(raw, []byte{'\n'})
 		raw = rest
@@ -25,11 +40,11 @@ func parseHeader(raw []byte) (header, error) {
 		case bytes.HasPrefix(line, []byte("parent ")):
 			h, ok := parseHash(line[len("parent "):])
 			if !ok {
-				return header{}, errCommitHeader
+				return Header{}, errCommitHeader
 			}
-			hd.parents = append(hd.parents, h)
+			hd.Parents = append(hd.Parents, h)
 		case bytes.HasPrefix(line, []byte("committer ")):
-			hd.when = signatureTime(line)
+			hd.When = signatureTime(line)
 		}
 	}
 	return hd, nil

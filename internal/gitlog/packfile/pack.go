@@ -1,4 +1,4 @@
-package gitlog
+package packfile
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ var errCorruptPack = errors.New("corrupt pack entry")
 type pack struct {
 	data []byte
 	idx  *packIndex
-	set  *packSet // for REF_DELTA bases
+	set  *Set // for REF_DELTA bases
 }
 
 // entryHeader parses the header of the entry at off: its type, its
@@ -236,7 +236,7 @@ func deltaSize(b []byte) (uint64, []byte, bool) {
 // as far as the blank line before the message, and parses it. ok is false
 // when h is not a plain packed commit (a delta, a loose object, another
 // type): the caller then reads it whole.
-func (s *packSet) commitHeader(h plumbing.Hash, scratch *[]byte) (hd header, ok bool, err error) {
+func (s *Set) CommitHeader(h plumbing.Hash, scratch *[]byte) (hd Header, ok bool, err error) {
 	for _, p := range s.packs {
 		off, found := p.idx.find(h)
 		if !found {
@@ -244,16 +244,16 @@ func (s *packSet) commitHeader(h plumbing.Hash, scratch *[]byte) (hd header, ok 
 		}
 		typ, size, at, err := p.entryHeader(off)
 		if err != nil || typ != byte(plumbing.CommitObject) {
-			return header{}, false, err
+			return Header{}, false, err
 		}
 		raw, err := p.inflatePrefix(at, size, []byte("\n\n"), scratch)
 		if err != nil {
-			return header{}, false, err
+			return Header{}, false, err
 		}
-		hd, err = parseHeader(raw)
+		hd, err = ParseHeader(raw)
 		return hd, err == nil, err
 	}
-	return header{}, false, nil
+	return Header{}, false, nil
 }
 
 // inflatePrefix decompresses the zlib data at at into *buf until the
