@@ -1,6 +1,3 @@
-// Command gitlogbench reads an agent branch through internal/gitlog the way
-// `breaker evaluate` does (trailers parsed, changed paths for attempts) and
-// prints how many commits it read. bench/run.sh times it beside git.
 package main
 
 import (
@@ -56,7 +53,7 @@ func run(dir, head, base string) error {
 	opened := time.Now()
 	lg, err := repo.Log(context.Background(), gitlog.Options{
 		Head: head, Base: base, Parse: trailer.Parse,
-		NeedsFiles: func(ts []breaker.Trailer) bool { _, ok := trailer.Value(ts, "Greenlight-Test"); return ok },
+		NeedsFiles: breaker.DefaultPolicy().NeedsFiles,
 	})
 	if err != nil {
 		return err

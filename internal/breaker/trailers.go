@@ -29,11 +29,11 @@ func (p Policy) NeedsFiles(trailers []Trailer) bool {
 	return len(TrailerValues(trailers, p.Key(TrailerTest))) > 0
 }
 
-// HasTrailer reports whether a trailer with key (compared
-// case-insensitively) is present, whatever its value.
+// HasTrailer reports whether a trailer with key (compared ignoring ASCII
+// case, as git does) is present, whatever its value.
 func HasTrailer(trailers []Trailer, key string) bool {
 	for _, t := range trailers {
-		if strings.EqualFold(strings.TrimSpace(t.Key), key) {
+		if keyEqual(strings.TrimSpace(t.Key), key) {
 			return true
 		}
 	}
@@ -41,11 +41,12 @@ func HasTrailer(trailers []Trailer, key string) bool {
 }
 
 // TrailerValues returns the trimmed, non-empty values of every trailer
-// whose key equals key case-insensitively, in order.
+// whose key equals key ignoring ASCII case, in order. It is the one trailer
+// lookup of the project.
 func TrailerValues(trailers []Trailer, key string) []string {
 	var vals []string
 	for _, t := range trailers {
-		if !strings.EqualFold(strings.TrimSpace(t.Key), key) {
+		if !keyEqual(strings.TrimSpace(t.Key), key) {
 			continue
 		}
 		if v := strings.TrimSpace(t.Value); v != "" {
@@ -56,7 +57,7 @@ func TrailerValues(trailers []Trailer, key string) []string {
 }
 
 // TrailerValue returns the last trimmed, non-empty value of key (compared
-// case-insensitively); ok is false when there is none. For single-valued
+// ignoring ASCII case); ok is false when there is none. For single-valued
 // keys the last one wins, as in git's own configuration files.
 func TrailerValue(trailers []Trailer, key string) (value string, ok bool) {
 	vals := TrailerValues(trailers, key)
@@ -86,4 +87,25 @@ func (p Policy) normalized() Policy {
 		p.TagPrefix = d.TagPrefix
 	}
 	return p
+}
+
+// keyEqual compares trailer keys as git does: ignoring ASCII case only, so
+// a look-alike such as the Kelvin sign (U+212A) for "K" is another key.
+func keyEqual(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -73,11 +74,11 @@ func printDecision(env *Env, d breaker.Decision, format string) int {
 			fmt.Fprintf(env.Stderr, "breaker: render json: %v\n", err)
 			return ExitError
 		}
-		env.Stdout.Write(b)
+		io.WriteString(env.Stdout, report.DefuseCommands(string(b)))
 	case "markdown":
-		fmt.Fprint(env.Stdout, report.Markdown(d, report.Options{}))
+		io.WriteString(env.Stdout, report.DefuseCommands(report.Markdown(d, report.Options{})))
 	default:
-		fmt.Fprint(env.Stdout, report.Text(d))
+		io.WriteString(env.Stdout, report.DefuseCommands(report.Text(d)))
 	}
 	return exitCode(&d, true, nil)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/report"
 )
 
 const evaluateHelp = `Usage: breaker evaluate [flags]
@@ -71,7 +72,7 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	opts.Policy.TrailerPrefix, opts.Policy.TagPrefix = trailerPrefix, tagPrefix
 	snap, err := evaluate.Load(ctx, opts)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "breaker evaluate: %v\n", err)
+		fmt.Fprintf(env.Stderr, "breaker evaluate: %s\n", report.SafeLine(err.Error()))
 		return ExitError
 	}
 	return printDecision(env, snap.Decide(snap.LocalRefs()), *format)

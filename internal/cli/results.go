@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/greenlight-ci/breaker/internal/report"
 	"github.com/greenlight-ci/breaker/internal/testresult"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
@@ -58,7 +59,7 @@ func runResults(_ context.Context, env *Env, args []string) int {
 	}
 	rep, err := readResults(*wsDir, fs.Args())
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "breaker results: %s\n", safeText(err.Error()))
+		fmt.Fprintf(env.Stderr, "breaker results: %s\n", report.EscapeControls(err.Error()))
 		return ExitError
 	}
 	if *format == "json" {
@@ -152,9 +153,12 @@ func writeResultsJSON(w io.Writer, rep testresult.Report) error {
 		out.Tests = append(out.Tests, tj)
 	}
 	out.Infra = optional(rep.Infra)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, report.DefuseCommands(string(data)+"\n"))
+	return err
 }
 
 func optional(s string) *string {

@@ -1,7 +1,7 @@
 // Package ghapi is the breaker's adapter to the GitHub REST API, on
-// go-github v60: a Client bound to one repository implements
-// the Action's ports (internal/action: pull requests, the sticky comment, checkpoint and reset
-// refs, permissions, rollback commits). It is the only package that
+// go-github v60: a Client bound to one repository implements the Action's
+// ports (internal/action: pull requests, the sticky comment, checkpoint and
+// reset refs, permissions, rollback commits). It is the only package that
 // imports go-github.
 //
 // The Client honours GITHUB_API_URL (Config.APIURL), so GitHub

@@ -8,142 +8,153 @@ import (
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
-// Schema names the version of the JSON report; it changes only when a field
-// changes meaning or disappears.
-const Schema = "greenlight-breaker/v1"
-
-// Report is the JSON report, field by field (README.md). Absent
-// optional values are null; lists are [] when empty, never null.
-type Report struct {
-	Schema              string             `json:"schema"`
-	Policy              string             `json:"policy"`
-	State               string             `json:"state"`
-	Tripped             bool               `json:"tripped"`
-	TripReason          *string            `json:"trip_reason"`
-	TrippedTest         *string            `json:"tripped_test"`
-	Slice               string             `json:"slice"`
-	SliceSource         string             `json:"slice_source"`
-	Head                string             `json:"head"`
-	HeadInfra           *string            `json:"head_infra"`
-	Limits              ReportLimits       `json:"limits"`
-	TotalFailedAttempts int                `json:"total_failed_attempts"`
-	Checkpoint          ReportCheckpoint   `json:"checkpoint"`
-	Reset               *string            `json:"reset"`
-	Scope               ReportScope        `json:"scope"`
-	ScopeViolations     []ReportFinding    `json:"scope_violations"`
-	Misreports          []ReportMisreport  `json:"misreports"`
-	Tests               []ReportTest       `json:"tests"`
-	PriorAttempts       []ReportAttempt    `json:"prior_attempts"`
-	Diagnostics         []ReportDiagnostic `json:"diagnostics"`
-	Notes               []string           `json:"notes"`
+// newReport maps d to its JSON shape. It does not redact: JSON does.
+func newReport(d breaker.Decision) Report {
+	return Report{
+		Schema:              Schema,
+		Policy:              d.Policy,
+		State:               string(d.State),
+		Tripped:             d.Tripped,
+		TripReason:          nullable(string(d.TripReason)),
+		TrippedTest:         nullable(d.TrippedTest),
+		Slice:               d.Slice,
+		SliceSource:         d.SliceSource,
+		Head:                d.Head,
+		HeadInfra:           nullable(d.HeadInfra),
+		Limits:              ReportLimits{PerTest: d.Limits.PerTest, Slice: d.Limits.Slice},
+		TotalFailedAttempts: d.TotalFailed,
+		Checkpoint:          reportCheckpoint(d.Checkpoint),
+		Reset:               nullable(d.ResetSHA),
+		Scope:               ReportScope{Enabled: d.Scope.Enabled, Source: d.Scope.Source, Note: d.Scope.Note},
+		ScopeViolations:     reportFindings(d.Violations),
+		Misreports:          reportMisreports(d.Misreports),
+		Tests:               reportTests(d.Tests),
+		PriorAttempts:       reportAttempts(d.Prior),
+		Diagnostics:         reportDiagnostics(d.Diagnostics),
+		Notes:               nonNil(d.Notes),
+	}
 }
 
-// ReportLimits are the thresholds the policy applied.
-type ReportLimits struct {
-	PerTest int `json:"per_test"`
-	Slice   int `json:"slice"`
+// nullable returns nil for "" so that an absent value renders as null.
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
-// ReportCheckpoint is the slice's rollback point.
-type ReportCheckpoint struct {
-	Tag         string  `json:"tag"`
-	SHA         string  `json:"sha"`
-	Exists      bool    `json:"exists"`
-	ExistingSHA *string `json:"existing_sha"`
+// nonNil returns s, or an empty slice for nil, so that it renders as [].
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
-// ReportScope says whether the scope lock applied and why.
-type ReportScope struct {
-	Enabled bool   `json:"enabled"`
-	Source  string `json:"source"`
-	Note    string `json:"note"`
+func reportCheckpoint(c breaker.Checkpoint) ReportCheckpoint {
+	return ReportCheckpoint{Tag: c.Tag, SHA: c.SHA, Exists: c.Exists, ExistingSHA: nullable(c.ExistingSHA)}
 }
 
-// ReportFinding is one out-of-scope file touched by an attempt.
-type ReportFinding struct {
-	File          string `json:"file"`
-	SHA           string `json:"sha"`
-	Test          string `json:"test"`
-	Justification string `json:"justification"`
-	Verdict       string `json:"verdict"`
+func reportFindings(fs []breaker.ScopeFinding) []ReportFinding {
+	out := make([]ReportFinding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, ReportFinding{
+			File: f.File, SHA: f.SHA, Test: f.Test, Justification: f.Justification, Verdict: f.Verdict,
+		})
+	}
+	return out
 }
 
-// ReportMisreport is an attempt whose claimed result CI contradicted.
-type ReportMisreport struct {
-	SHA      string `json:"sha"`
-	Test     string `json:"test"`
-	Claimed  string `json:"claimed"`
-	Observed string `json:"observed"`
+func reportMisreports(ms []breaker.Misreport) []ReportMisreport {
+	out := make([]ReportMisreport, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, ReportMisreport{SHA: m.SHA, Test: m.Test, Claimed: m.Claimed, Observed: string(m.Observed)})
+	}
+	return out
 }
 
-// ReportTest is one test's count and attempts.
-type ReportTest struct {
-	Name           string          `json:"name"`
-	FailedAttempts int             `json:"failed_attempts"`
-	Status         string          `json:"status"`
-	Attempts       []ReportAttempt `json:"attempts"`
+func reportTests(ts []breaker.TestSummary) []ReportTest {
+	out := make([]ReportTest, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, ReportTest{
+			Name: t.Name, FailedAttempts: t.FailedAttempts, Status: t.Status, Attempts: reportAttempts(t.Attempts),
+		})
+	}
+	return out
 }
 
-// ReportAttempt is one (commit, test) attempt.
-type ReportAttempt struct {
-	Number       int                `json:"number"`
-	SHA          string             `json:"sha"`
-	Test         string             `json:"test"`
-	Strategy     string             `json:"strategy"`
-	Files        []string           `json:"files"`
-	Changes      []ReportFileChange `json:"changes"`
-	Result       string             `json:"result"`
-	ResultSource string             `json:"result_source"`
-	Error        string             `json:"error"`
-	AgentError   string             `json:"agent_error"`
-	Claimed      *string            `json:"claimed"`
-	Misreported  bool               `json:"misreported"`
-	Hypothesis   string             `json:"hypothesis"`
-	Question     string             `json:"question"`
+func reportAttempts(as []breaker.Attempt) []ReportAttempt {
+	out := make([]ReportAttempt, 0, len(as))
+	for _, a := range as {
+		out = append(out, ReportAttempt{
+			Number: a.Number, SHA: a.SHA, Test: a.Test, Strategy: a.Strategy,
+			Files: paths(a.Files), Changes: reportChanges(a.Files),
+			Result: string(a.Result), ResultSource: string(a.Source),
+			Error: a.Error, AgentError: a.AgentError, Claimed: nullable(a.Claimed),
+			Misreported: a.Misreported, Hypothesis: a.Hypothesis, Question: a.Question,
+		})
+	}
+	return out
 }
 
-// ReportFileChange is one changed path of an attempt.
-type ReportFileChange struct {
-	Path   string  `json:"path"`
-	Change string  `json:"change"`
-	From   *string `json:"from"`
+func paths(fs []breaker.FileChange) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, f.Path)
+	}
+	return out
 }
 
-// ReportDiagnostic is the seed 001 §4 diagnostic for one test: the eight
-// required fields plus the test's name.
-type ReportDiagnostic struct {
-	Test                    string            `json:"test"`
-	TestExpectation         string            `json:"test_expectation"`
-	ActualError             string            `json:"actual_error"`
-	AttemptLog              []ReportLogEntry  `json:"attempt_log"`
-	CumulativeFilesModified []ReportFileTouch `json:"cumulative_files_modified"`
-	ScopeViolations         []ReportFinding   `json:"scope_violations"`
-	BestHypothesis          string            `json:"best_hypothesis"`
-	SpecificQuestion        string            `json:"specific_question"`
-	RecoveryOptions         []ReportRecovery  `json:"recovery_options"`
+func reportChanges(fs []breaker.FileChange) []ReportFileChange {
+	out := make([]ReportFileChange, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, ReportFileChange{Path: f.Path, Change: string(f.Change), From: nullable(f.From)})
+	}
+	return out
 }
 
-// ReportLogEntry is one line of a diagnostic's attempt log.
-type ReportLogEntry struct {
-	Attempt  int      `json:"attempt"`
-	SHA      string   `json:"sha"`
-	Strategy string   `json:"strategy"`
-	Files    []string `json:"files"`
-	Result   string   `json:"result"`
+func reportDiagnostics(ds []breaker.Diagnostic) []ReportDiagnostic {
+	out := make([]ReportDiagnostic, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, ReportDiagnostic{
+			Test:                    d.Test,
+			TestExpectation:         d.TestExpectation,
+			ActualError:             d.ActualError,
+			AttemptLog:              reportLog(d.AttemptLog),
+			CumulativeFilesModified: reportTouches(d.CumulativeFiles),
+			ScopeViolations:         reportFindings(d.ScopeViolations),
+			BestHypothesis:          d.BestHypothesis,
+			SpecificQuestion:        d.SpecificQuestion,
+			RecoveryOptions:         reportRecovery(d.RecoveryOptions),
+		})
+	}
+	return out
 }
 
-// ReportFileTouch is one row of the cumulative files table.
-type ReportFileTouch struct {
-	File     string `json:"file"`
-	Change   string `json:"change"`
-	Attempts []int  `json:"attempts"`
+func reportLog(es []breaker.LogEntry) []ReportLogEntry {
+	out := make([]ReportLogEntry, 0, len(es))
+	for _, e := range es {
+		out = append(out, ReportLogEntry{
+			Attempt: e.Attempt, SHA: e.SHA, Strategy: e.Strategy, Files: nonNil(e.Files), Result: e.Result,
+		})
+	}
+	return out
 }
 
-// ReportRecovery is one recovery option; Command is null when it has none.
-type ReportRecovery struct {
-	Option  string  `json:"option"`
-	Risk    string  `json:"risk"`
-	Command *string `json:"command"`
+func reportTouches(ts []breaker.FileTouch) []ReportFileTouch {
+	out := make([]ReportFileTouch, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, ReportFileTouch{File: t.Path, Change: string(t.Change), Attempts: nonNil(t.Attempts)})
+	}
+	return out
+}
+
+func reportRecovery(rs []breaker.RecoveryOption) []ReportRecovery {
+	out := make([]ReportRecovery, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, ReportRecovery{Option: r.Option, Risk: r.Risk, Command: nullable(r.Command)})
+	}
+	return out
 }
 
 // JSON renders d as the indented JSON report, ending in a newline. Every

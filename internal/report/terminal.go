@@ -1,28 +1,31 @@
 package report
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ansiSequence matches terminal escape sequences: CSI (colours, cursor
 // moves), OSC (titles, hyperlinks) and two-byte escapes.
 var ansiSequence = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
 
-// isControl reports whether r is a control or bidirectional-override rune
-// that rendered text must not carry. Newline and tab are not included.
+// isControl reports whether r is a rune that text printed to a terminal,
+// a CI log or a comment must not carry: C0 and C1 controls, DEL, the
+// bidirectional overrides and isolates, and the invisible format characters
+// (zero-width spaces and joiners, marks, the BOM, the Unicode line
+// separators). Newline and tab are not included. It is the one policy of
+// both StripControls and EscapeControls.
 func isControl(r rune) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return false
-	case r < 0x20 || r == 0x7f:
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		return true
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r == '\u200e' || r == '\u200f' || r == '\ufeff':
-		return true
-	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
+		r == 0x061c, r == 0xfeff, r == 0x2028, r == 0x2029:
 		return true
 	}
 	return false
@@ -45,6 +48,58 @@ func stripControls(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// EscapeControls shows what must not reach a terminal raw instead of
+// dropping it: each control rune of isControl (newline included) becomes
+// \xNN or \u{NNNN}, and each invalid UTF-8 byte \xNN. Tabs are kept. It
+// is for one field of a listing (`breaker results`), where a person should
+// see that the name carried an escape; DefuseCommands still applies to the
+// whole output.
+func EscapeControls(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r == '\n' || isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < 0x80 && (r == '\n' || isControl(r)):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case isControl(r):
+			fmt.Fprintf(&b, `\u{%04x}`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// DefuseCommands makes text that is otherwise printed as it is inert for
+// the Actions runner: the legacy "##[cmd]" form anywhere becomes "# #[",
+// and a line that starts with "::" once leading whitespace is trimmed (how
+// the runner finds workflow commands) gets ": :" instead. Every command's
+// stdout goes through it, JSON included.
+func DefuseCommands(text string) string {
+	text = strings.ReplaceAll(text, "##[", "# #[")
+	if !strings.Contains(text, "::") {
+		return text
+	}
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		b.WriteString(defuseCommand(line))
+	}
+	return b.String()
 }
 
 // SanitizeTerminal makes untrusted text safe to print to a terminal or a

@@ -51,3 +51,29 @@ func TestSafeLine(t *testing.T) {
 		})
 	}
 }
+
+func TestDefuseCommands(t *testing.T) {
+	t.Parallel()
+	in := "ok\n::add-mask::x\n  ::error::y\nname ##[set-output name=a]b\n{\"n\": \"::stop-commands::z\"}\n"
+	want := "ok\n: :add-mask::x\n  : :error::y\nname # #[set-output name=a]b\n{\"n\": \"::stop-commands::z\"}\n"
+	if got := DefuseCommands(in); got != want {
+		t.Errorf("DefuseCommands:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+func TestEscapeControls(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"plain\ttab":           "plain\ttab",
+		"a\x1b[31mred":         `a\x1b[31mred`,
+		"two\nlines":           `two\x0alines`,
+		"rtl\u202egnp.exe":     `rtl\u{202e}gnp.exe`,
+		"zero\u200bwidth":      `zero\u{200b}width`,
+		"bad\xffbyte":          `bad\xffbyte`,
+		"caf\u00e9 \U0001f600": "caf\u00e9 \U0001f600",
+	} {
+		if got := EscapeControls(in); got != want {
+			t.Errorf("EscapeControls(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 // Package testresult reads the test results a CI workflow produced: JUnit XML
 // in its common dialects, `go test -json` streams and TAP 13. It is pure: an
 // io.Reader in, a Result out. Opening files, globbing and size caps live at
-// the edge (internal/cli).
+// the edge (internal/workspace).
 //
 // Each parser tolerates what real tools emit (control characters and invalid
 // UTF-8 in XML, non-JSON lines in a go test stream, unknown TAP lines) and

@@ -45,64 +45,6 @@ func TestParse_LeadingBlankLinesDoNotMatter(t *testing.T) {
 	}
 }
 
-func TestValues(t *testing.T) {
-	t.Parallel()
-	ts := []breaker.Trailer{
-		{Key: "Greenlight-Test", Value: "TestA"},
-		{Key: "Signed-off-by", Value: "a"},
-		{Key: "greenlight-test", Value: "TestB"},
-		{Key: "GREENLIGHT-TEST", Value: "TestC"},
-	}
-	tests := []struct {
-		key  string
-		want []string
-	}{
-		{"Greenlight-Test", []string{"TestA", "TestB", "TestC"}},
-		{"greenlight-TEST", []string{"TestA", "TestB", "TestC"}},
-		{"signed-off-by", []string{"a"}},
-		{"Greenlight-Tes", nil},
-		{"", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.key, func(t *testing.T) {
-			t.Parallel()
-			if diff := cmp.Diff(tt.want, Values(ts, tt.key)); diff != "" {
-				t.Errorf("Values(%q) mismatch (-want +got):\n%s", tt.key, diff)
-			}
-		})
-	}
-}
-
-func TestValue(t *testing.T) {
-	t.Parallel()
-	ts := []breaker.Trailer{
-		{Key: "Greenlight-Result", Value: "fail"},
-		{Key: "Other", Value: "x"},
-		{Key: "greenlight-result", Value: "pass"},
-		{Key: "Empty", Value: ""},
-	}
-	tests := []struct {
-		key    string
-		want   string
-		wantOK bool
-	}{
-		{"GREENLIGHT-RESULT", "pass", true}, // the last one wins
-		{"other", "x", true},
-		{"Empty", "", true},
-		{"Missing", "", false},
-		{"Greenlight-Resulτ", "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.key, func(t *testing.T) {
-			t.Parallel()
-			got, ok := Value(ts, tt.key)
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("Value(%q) = %q, %v; want %q, %v", tt.key, got, ok, tt.want, tt.wantOK)
-			}
-		})
-	}
-}
-
 // TestParse_ManyContinuationLines guards against quadratic folding: a value
 // spread over 100,000 lines must parse in one linear pass.
 func TestParse_ManyContinuationLines(t *testing.T) {

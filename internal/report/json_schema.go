@@ -1,0 +1,139 @@
+package report
+
+// Schema names the version of the JSON report; it changes only when a field
+// changes meaning or disappears.
+const Schema = "greenlight-breaker/v1"
+
+// Report is the JSON report, field by field (README.md). Absent
+// optional values are null; lists are [] when empty, never null.
+type Report struct {
+	Schema              string             `json:"schema"`
+	Policy              string             `json:"policy"`
+	State               string             `json:"state"`
+	Tripped             bool               `json:"tripped"`
+	TripReason          *string            `json:"trip_reason"`
+	TrippedTest         *string            `json:"tripped_test"`
+	Slice               string             `json:"slice"`
+	SliceSource         string             `json:"slice_source"`
+	Head                string             `json:"head"`
+	HeadInfra           *string            `json:"head_infra"`
+	Limits              ReportLimits       `json:"limits"`
+	TotalFailedAttempts int                `json:"total_failed_attempts"`
+	Checkpoint          ReportCheckpoint   `json:"checkpoint"`
+	Reset               *string            `json:"reset"`
+	Scope               ReportScope        `json:"scope"`
+	ScopeViolations     []ReportFinding    `json:"scope_violations"`
+	Misreports          []ReportMisreport  `json:"misreports"`
+	Tests               []ReportTest       `json:"tests"`
+	PriorAttempts       []ReportAttempt    `json:"prior_attempts"`
+	Diagnostics         []ReportDiagnostic `json:"diagnostics"`
+	Notes               []string           `json:"notes"`
+}
+
+// ReportLimits are the thresholds the policy applied.
+type ReportLimits struct {
+	PerTest int `json:"per_test"`
+	Slice   int `json:"slice"`
+}
+
+// ReportCheckpoint is the slice's rollback point.
+type ReportCheckpoint struct {
+	Tag         string  `json:"tag"`
+	SHA         string  `json:"sha"`
+	Exists      bool    `json:"exists"`
+	ExistingSHA *string `json:"existing_sha"`
+}
+
+// ReportScope says whether the scope lock applied and why.
+type ReportScope struct {
+	Enabled bool   `json:"enabled"`
+	Source  string `json:"source"`
+	Note    string `json:"note"`
+}
+
+// ReportFinding is one out-of-scope file touched by an attempt.
+type ReportFinding struct {
+	File          string `json:"file"`
+	SHA           string `json:"sha"`
+	Test          string `json:"test"`
+	Justification string `json:"justification"`
+	Verdict       string `json:"verdict"`
+}
+
+// ReportMisreport is an attempt whose claimed result CI contradicted.
+type ReportMisreport struct {
+	SHA      string `json:"sha"`
+	Test     string `json:"test"`
+	Claimed  string `json:"claimed"`
+	Observed string `json:"observed"`
+}
+
+// ReportTest is one test's count and attempts.
+type ReportTest struct {
+	Name           string          `json:"name"`
+	FailedAttempts int             `json:"failed_attempts"`
+	Status         string          `json:"status"`
+	Attempts       []ReportAttempt `json:"attempts"`
+}
+
+// ReportAttempt is one (commit, test) attempt.
+type ReportAttempt struct {
+	Number       int                `json:"number"`
+	SHA          string             `json:"sha"`
+	Test         string             `json:"test"`
+	Strategy     string             `json:"strategy"`
+	Files        []string           `json:"files"`
+	Changes      []ReportFileChange `json:"changes"`
+	Result       string             `json:"result"`
+	ResultSource string             `json:"result_source"`
+	Error        string             `json:"error"`
+	AgentError   string             `json:"agent_error"`
+	Claimed      *string            `json:"claimed"`
+	Misreported  bool               `json:"misreported"`
+	Hypothesis   string             `json:"hypothesis"`
+	Question     string             `json:"question"`
+}
+
+// ReportFileChange is one changed path of an attempt.
+type ReportFileChange struct {
+	Path   string  `json:"path"`
+	Change string  `json:"change"`
+	From   *string `json:"from"`
+}
+
+// ReportDiagnostic is the seed 001 §4 diagnostic for one test: the eight
+// required fields plus the test's name.
+type ReportDiagnostic struct {
+	Test                    string            `json:"test"`
+	TestExpectation         string            `json:"test_expectation"`
+	ActualError             string            `json:"actual_error"`
+	AttemptLog              []ReportLogEntry  `json:"attempt_log"`
+	CumulativeFilesModified []ReportFileTouch `json:"cumulative_files_modified"`
+	ScopeViolations         []ReportFinding   `json:"scope_violations"`
+	BestHypothesis          string            `json:"best_hypothesis"`
+	SpecificQuestion        string            `json:"specific_question"`
+	RecoveryOptions         []ReportRecovery  `json:"recovery_options"`
+}
+
+// ReportLogEntry is one line of a diagnostic's attempt log.
+type ReportLogEntry struct {
+	Attempt  int      `json:"attempt"`
+	SHA      string   `json:"sha"`
+	Strategy string   `json:"strategy"`
+	Files    []string `json:"files"`
+	Result   string   `json:"result"`
+}
+
+// ReportFileTouch is one row of the cumulative files table.
+type ReportFileTouch struct {
+	File     string `json:"file"`
+	Change   string `json:"change"`
+	Attempts []int  `json:"attempts"`
+}
+
+// ReportRecovery is one recovery option; Command is null when it has none.
+type ReportRecovery struct {
+	Option  string  `json:"option"`
+	Risk    string  `json:"risk"`
+	Command *string `json:"command"`
+}
