@@ -24,7 +24,7 @@ const (
 	publishGoPath  = "../action/publish.go"
 )
 
-// actionOutputs are the outputs setOutputs in internal/cli/action_publish.go
+// actionOutputs are the outputs setOutputs in internal/action/publish.go
 // writes, in its order. TestActionYML_Outputs also reads them from that file.
 var actionOutputs = []string{
 	"state", "tripped", "trip-reason", "slice", "failed-attempts",
