@@ -17,7 +17,11 @@ const (
 	TripNone         TripReason = ""
 	TripPerTest      TripReason = "per_test"
 	TripSliceCeiling TripReason = "slice_ceiling"
-	TripManual       TripReason = "manual"
+	// TripNoProgress: failed pushes in a row, judged by CI's evidence alone.
+	TripNoProgress TripReason = "no_progress"
+	// TripLedgerTampered: a ledger entry's MAC did not verify.
+	TripLedgerTampered TripReason = "ledger_tampered"
+	TripManual         TripReason = "manual"
 )
 
 // Outcome is the result of one attempt, after the priority rules of DESIGN §1.
@@ -157,11 +161,14 @@ type Decision struct {
 	Violations    []ScopeFinding // every out-of-scope file (violation or justified)
 	Misreports    []Misreport
 	Diagnostics   []Diagnostic
+	Pushes        []PushSummary // every observed push of the slice, oldest first
+	Ledger        LedgerInfo
 	Notes         []string
 }
 
 // Limits are the thresholds the policy applied.
 type Limits struct {
-	PerTest int
-	Slice   int
+	PerTest    int
+	Slice      int
+	NoProgress int
 }

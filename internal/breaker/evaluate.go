@@ -1,11 +1,14 @@
 package breaker
 
+import "strings"
+
 // evaluator carries the input, the normalised policy and the notes of one
 // evaluation.
 type evaluator struct {
-	in    Input
-	p     Policy
-	notes []string
+	in     Input
+	p      Policy
+	notes  []string
+	pushes []Push // the slice's observed pushes, deduplicated, oldest first
 }
 
 // Evaluate folds the branch's commits and this run's observation into the
@@ -17,6 +20,7 @@ func Evaluate(in Input) Decision {
 	e.observationNotes()
 	cands := collect(in, e.p)
 	slice, source := verdictSlice(in, cands)
+	e.pushes = slicePushes(in.Pushes, slice)
 	atts := track(in, e.p, cands, slice)
 	e.resolveOutcomes(atts)
 	lock, info := scopeLock(in.Scope, slice)
@@ -33,7 +37,8 @@ func Evaluate(in Input) Decision {
 		SliceSource:   source,
 		Head:          e.head(),
 		HeadInfra:     in.Observation.Infra,
-		Limits:        Limits{PerTest: e.p.PerTestLimit, Slice: e.p.SliceLimit},
+		Limits:        Limits{PerTest: e.p.PerTestLimit, Slice: e.p.SliceLimit, NoProgress: e.p.NoProgressLimit},
+		Ledger:        in.Ledger,
 		Checkpoint:    e.checkpoint(slice, atts),
 		ResetSHA:      resetSHA,
 		Scope:         info,
@@ -41,6 +46,22 @@ func Evaluate(in Input) Decision {
 		Attempts:      attemptsOf(current),
 	}
 	t := fold(current, d.Limits)
+	pt := e.foldPushes(atts, current, cut)
+	d.Pushes = pt.summaries
+	t.total += pt.extra
+	if t.reason == TripNone {
+		switch {
+		case pt.noProgress:
+			t.reason = TripNoProgress
+		case t.total >= d.Limits.Slice:
+			t.reason = TripSliceCeiling
+		}
+	}
+	if len(in.Ledger.Tampered) > 0 {
+		t.reason, t.test = TripLedgerTampered, ""
+		e.notef("ledger entries that do not verify with the ledger key (someone rewrote CI's evidence): %s",
+			strings.Join(shortAll(in.Ledger.Tampered), ", "))
+	}
 	e.verdict(&d, t)
 	d.Tests = summarize(current, t, in.Observation)
 	d.Violations, d.Misreports = findings(current)

@@ -135,7 +135,7 @@ func TestEvaluate_CustomPolicy(t *testing.T) {
 		Observation: observe(sha(2), "TestA=fail")}
 	d := Evaluate(in)
 	got := []any{d.Policy, d.State, d.TripReason, d.TotalFailed, d.Limits, d.Checkpoint.Tag}
-	want := []any{"strict", StateOpen, TripPerTest, 2, Limits{PerTest: 2, Slice: 3}, "gl/checkpoint/S-9"}
+	want := []any{"strict", StateOpen, TripPerTest, 2, Limits{PerTest: 2, Slice: 3, NoProgress: 3}, "gl/checkpoint/S-9"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Evaluate() mismatch (-want +got):\n%s", diff)
 	}
@@ -146,7 +146,7 @@ func TestEvaluate_ZeroPolicyTakesDefaults(t *testing.T) {
 	d := Evaluate(Input{Commits: chain(attempt("TestA"), attempt("TestA"), attempt("TestA")),
 		Observation: observe(sha(3), "TestA=fail")})
 	got := []any{d.Policy, d.Limits, d.TripReason, d.Checkpoint.Tag}
-	want := []any{"greenlight", Limits{PerTest: 3, Slice: 7}, TripPerTest, "greenlight/checkpoint/S-3"}
+	want := []any{"greenlight", Limits{PerTest: 3, Slice: 7, NoProgress: 3}, TripPerTest, "greenlight/checkpoint/S-3"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Evaluate() mismatch (-want +got):\n%s", diff)
 	}

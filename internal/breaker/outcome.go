@@ -29,6 +29,9 @@ func (e *evaluator) resolve(a *tracked, later bool) {
 			return
 		}
 	}
+	if p, ok := e.pushAt(a.SHA); ok && e.fromPush(a, p) {
+		return
+	}
 	if e.fromTrailer(a) {
 		return
 	}
@@ -57,6 +60,9 @@ func (e *evaluator) fromCI(a *tracked) bool {
 		return false
 	}
 	a.Result, a.Source, a.observed = statusOutcome(t.Status), SourceCI, t.Status
+	if a.Result == OutcomeUnknown && e.failedBefore(obs.Head, a.Test) {
+		a.Result = OutcomeFail // skipped now after failing before: not a pass
+	}
 	if a.Result == OutcomeFail {
 		if out := ciOutput(t); out != "" {
 			a.Error, a.ciError = out, true
@@ -64,6 +70,40 @@ func (e *evaluator) fromCI(a *tracked) bool {
 		if strings.EqualFold(a.Claimed, string(OutcomePass)) {
 			a.Misreported = true
 		}
+	}
+	return true
+}
+
+// fromPush applies CI's observation of the attempt's commit kept in the
+// ledger (or this run's, for a test it no longer carries); false when that
+// push did not observe the test. A test that failed at an earlier push and
+// is now absent or skipped has not passed: the attempt failed.
+func (e *evaluator) fromPush(a *tracked, p Push) bool {
+	if p.Infra != "" {
+		a.Result, a.Source = OutcomeInfra, SourceCI
+		return true
+	}
+	st, ok := p.Declared[a.Test]
+	if !ok {
+		return false
+	}
+	switch {
+	case st.Status.Failed():
+		a.Result, a.Source, a.observed = OutcomeFail, SourceCI, st.Status
+		if st.Message != "" {
+			a.Error, a.ciError = st.Message, true
+		}
+	case st.Status == StatusPass:
+		a.Result, a.Source, a.observed = OutcomePass, SourceCI, st.Status
+	case e.failedBefore(p.Head, a.Test):
+		a.Result, a.Source, a.observed = OutcomeFail, SourceCI, st.Status
+		e.notef("attempt %s on %q: the test failed at an earlier push and is %s at this one; a test that vanishes has not passed",
+			ShortSHA(a.SHA), a.Test, st.Status)
+	default:
+		return false
+	}
+	if a.Result == OutcomeFail && strings.EqualFold(a.Claimed, string(OutcomePass)) {
+		a.Misreported = true
 	}
 	return true
 }

@@ -1,6 +1,9 @@
 package breaker
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // The values of Decision.SliceSource: where the verdict's slice id came from.
 const (
@@ -49,7 +52,39 @@ func verdictSlice(in Input, cands []candidate) (slice, source string) {
 	if b := BranchSlice(in.Branch); b != "" {
 		return b, SliceFromBranch
 	}
+	if b := BranchAsSlice(in.Branch); b != "" {
+		return b, SliceFromBranch
+	}
 	return "", ""
+}
+
+// BranchAsSlice turns a branch name into a slice id for an agent that
+// writes no trailers: the branch (the pull request) is the slice. Every run
+// of "copilot/fix-login" judges slice "copilot-fix-login": each character a
+// slice id may not hold becomes '-', and the id is cut at 100 characters.
+// It returns "" when nothing usable is left.
+func BranchAsSlice(branch string) string {
+	var b strings.Builder
+	for _, r := range strings.TrimPrefix(branch, "refs/heads/") {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-._")
+	for strings.Contains(s, "..") {
+		s = strings.ReplaceAll(s, "..", ".")
+	}
+	if len(s) > 100 {
+		s = strings.TrimRight(s[:100], "-._")
+	}
+	s = strings.TrimSuffix(s, ".lock")
+	if !ValidSlice(s) {
+		return ""
+	}
+	return s
 }
 
 // VerdictSlice returns the slice Evaluate decides for, and where its id came

@@ -86,6 +86,9 @@ func (p Policy) normalized() Policy {
 	if p.TagPrefix == "" {
 		p.TagPrefix = d.TagPrefix
 	}
+	if p.NoProgressLimit <= 0 {
+		p.NoProgressLimit = d.NoProgressLimit
+	}
 	return p
 }
 

@@ -95,17 +95,21 @@ type Policy struct {
 	SliceLimit    int    // trips when the slice reaches this many failed attempts
 	TrailerPrefix string // "Greenlight-"
 	TagPrefix     string // "greenlight/"
+	// NoProgressLimit trips the slice after this many failed pushes in a
+	// row (the evidence floor, DESIGN §2).
+	NoProgressLimit int
 }
 
 // DefaultPolicy returns the greenlight policy of seeds 000 and 001: 3 failed
 // attempts on one test or 7 in a slice.
 func DefaultPolicy() Policy {
 	return Policy{
-		Name:          "greenlight",
-		PerTestLimit:  3,
-		SliceLimit:    7,
-		TrailerPrefix: DefaultTrailerPrefix,
-		TagPrefix:     DefaultTagPrefix,
+		Name:            "greenlight",
+		PerTestLimit:    3,
+		SliceLimit:      7,
+		TrailerPrefix:   DefaultTrailerPrefix,
+		TagPrefix:       DefaultTagPrefix,
+		NoProgressLimit: 3,
 	}
 }
 
@@ -120,4 +124,9 @@ type Input struct {
 	Branch      string      // branch name, for the S-<n> fallback
 	Scope       ScopeSource // may be nil: scope lock off
 	Force       bool        // a human pulled the cord: build the diagnostic whatever the counts
+	// Pushes are CI's observations of the pushed heads (the ledger, then
+	// this run's), oldest first. Without them only this run's Observation
+	// and the trailers are evidence.
+	Pushes []Push
+	Ledger LedgerInfo // where Pushes came from, and whether they verified
 }

@@ -1,0 +1,277 @@
+package breaker
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// StatusAbsent is the status of a test the results no longer carry at a
+// push: it failed before, and now it is not there.
+const StatusAbsent TestStatus = "absent"
+
+// The sources of a Push.
+const (
+	PushFromRun    = "run"    // this run's own observation
+	PushFromLedger = "ledger" // an earlier run's, kept in the ledger
+)
+
+// Push is CI's observation of one pushed head of the slice: this run's, or
+// an earlier run's kept in the ledger (DESIGN §6). The adapters build it;
+// the engine folds the sequence (DESIGN §2, the evidence floor).
+type Push struct {
+	Head       string
+	ObservedAt time.Time
+	RunID      int64
+	Event      string
+	Source     string // PushFromRun or PushFromLedger
+	Slice      string // the slice the observing run decided for; "" = any
+	Infra      string // why the tests did not run at Head; "" when they ran
+	// Tests holds, by full test name, every test failing or erroring at
+	// Head and every test asked about (those that failed at an earlier
+	// push), each with its status there.
+	Tests map[string]PushTest
+	// Complete says Tests holds every test of the run, so a name missing
+	// from it is absent (true for this run, false for ledger entries).
+	Complete bool
+	// Declared maps <prefix>Test names to the status of the one test each
+	// designates at Head (StatusAbsent when it designates none), matched by
+	// the adapter as for this run's observation.
+	Declared map[string]PushTest
+}
+
+// PushTest is one test at one push.
+type PushTest struct {
+	Status      TestStatus
+	Fingerprint string // a short hash of the normalised failure message and type
+	Message     string // the failure message, when this run has it
+}
+
+// PushSummary is one observed push in the Decision: what CI saw at it.
+type PushSummary struct {
+	Head       string
+	ObservedAt time.Time
+	Source     string
+	Infra      string
+	Failed     bool     // failing tests, and none that failed at the previous push passes now
+	Progress   bool     // a test that failed at the previous push passes now
+	Counted    bool     // counted one toward the slice ceiling by evidence alone
+	Prior      bool     // at or before the reset: shown, not counted
+	Declared   bool     // its commits declare attempts (<prefix>Test)
+	Failing    []string // failing or erroring tests at the head, vanished ones included
+	Vanished   []string // tests that failed before and are now absent or skipped
+}
+
+// LedgerInfo says where the earlier observations came from and whether
+// they could be trusted. The adapter that read them fills it.
+type LedgerInfo struct {
+	Entries  int
+	Signed   bool     // a ledger key was given: entries carry a MAC
+	Verified bool     // every entry's MAC verified
+	Source   string   // "check-runs", "file", or "none"
+	Tampered []string // heads whose entry did not verify
+}
+
+// pushTally is the fold of the observed pushes of a slice.
+type pushTally struct {
+	summaries  []PushSummary
+	streak     int  // failed pushes in a row at the end
+	noProgress bool // the streak reached the limit at some push (sticky)
+	extra      int  // failed pushes counted by evidence alone
+}
+
+// dedupePushes keeps one observation per head, at the position of the
+// first and with the data of the last (a re-run of the same head, and the
+// push + pull_request pair of one head, count once), ordered by when each
+// head was first observed.
+func dedupePushes(ps []Push) []Push {
+	pos := map[string]int{}
+	var out []Push
+	for _, p := range ps {
+		if p.Head == "" {
+			continue
+		}
+		if i, ok := pos[p.Head]; ok {
+			first := out[i].ObservedAt
+			out[i] = p
+			if !first.IsZero() {
+				out[i].ObservedAt = first
+			}
+			continue
+		}
+		pos[p.Head] = len(out)
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.ObservedAt.IsZero() || b.ObservedAt.IsZero() {
+			return false
+		}
+		return a.ObservedAt.Before(b.ObservedAt)
+	})
+	return out
+}
+
+// foldPushes walks the slice's pushes in order (DESIGN §2). prior pushes
+// (before the reset) are summarised but neither counted nor part of the
+// streak. ranges[i] are the commit indexes (lo, hi] that push i brought
+// onto the current history; failedAt reports whether a counted attempt
+// failed on a commit in such a range.
+func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, failedAttempt func(i int) bool) pushTally {
+	var t pushTally
+	everFailed := map[string]bool{}
+	var prevFailing map[string]bool
+	for i, p := range ps {
+		s := PushSummary{Head: p.Head, ObservedAt: p.ObservedAt, Source: p.Source, Infra: p.Infra, Prior: i < prior, Declared: declared(i)}
+		if p.Infra != "" {
+			t.summaries = append(t.summaries, s)
+			continue
+		}
+		failing := map[string]bool{}
+		for name, pt := range p.Tests {
+			if pt.Status.Failed() {
+				failing[name] = true
+			}
+		}
+		for name := range everFailed {
+			if failing[name] {
+				continue
+			}
+			pt, ok := p.Tests[name]
+			switch {
+			case ok && (pt.Status == StatusSkip || pt.Status == StatusAbsent), !ok && p.Complete:
+				failing[name] = true
+				s.Vanished = append(s.Vanished, name)
+			}
+		}
+		for name := range prevFailing {
+			if pt, ok := p.Tests[name]; ok && pt.Status == StatusPass {
+				s.Progress = true
+				break
+			}
+		}
+		s.Failed = len(failing) > 0 && !s.Progress
+		s.Failing = sortedKeys(failing)
+		sort.Strings(s.Vanished)
+		for name, pt := range p.Tests {
+			if pt.Status.Failed() {
+				everFailed[name] = true
+			}
+		}
+		prevFailing = failing
+		if !s.Prior {
+			if s.Failed {
+				t.streak++
+				if !failedAttempt(i) {
+					s.Counted = true
+					t.extra++
+				}
+			} else {
+				t.streak = 0
+			}
+			if t.streak >= limit {
+				t.noProgress = true
+			}
+		}
+		t.summaries = append(t.summaries, s)
+	}
+	return t
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// slicePushes keeps the pushes observed for slice (or for no slice in
+// particular), one per head.
+func slicePushes(ps []Push, slice string) []Push {
+	var out []Push
+	for _, p := range ps {
+		if p.Slice == "" || p.Slice == slice {
+			out = append(out, p)
+		}
+	}
+	return dedupePushes(out)
+}
+
+// foldPushes maps each push to the commits it brought onto the current
+// history, then folds the pushes. A push brought the commits after the
+// previous push's head (in history order) up to its own head; a head that
+// is no longer on the branch (force-pushed away) brought none, and is
+// judged by evidence alone. The pushes before the first one past the reset
+// commit are prior.
+func (e *evaluator) foldPushes(all, current []tracked, cut int) pushTally {
+	idx := make(map[string]int, len(e.in.Commits))
+	for i, c := range e.in.Commits {
+		idx[strings.ToLower(c.SHA)] = i
+	}
+	lo, hi := make([]int, len(e.pushes)), make([]int, len(e.pushes))
+	last, prior := -1, len(e.pushes)
+	for i, p := range e.pushes {
+		h, ok := idx[strings.ToLower(p.Head)]
+		if !ok {
+			lo[i], hi[i] = 0, -1
+			continue
+		}
+		lo[i], hi[i] = last+1, h
+		if h > last {
+			last = h
+		}
+		if cut >= 0 && h > cut && prior == len(e.pushes) {
+			prior = i
+		}
+	}
+	if cut < 0 {
+		prior = 0
+	}
+	inRange := func(i int, atts []tracked, want func(tracked) bool) bool {
+		for _, a := range atts {
+			if a.idx >= lo[i] && a.idx <= hi[i] && want(a) {
+				return true
+			}
+		}
+		return false
+	}
+	declared := func(i int) bool { return inRange(i, all, func(tracked) bool { return true }) }
+	failed := func(i int) bool {
+		return inRange(i, current, func(a tracked) bool { return a.Result == OutcomeFail })
+	}
+	return foldPushes(e.pushes, prior, e.p.NoProgressLimit, declared, failed)
+}
+
+// pushAt returns CI's observation of commit sha, if a push had it as head.
+func (e *evaluator) pushAt(sha string) (Push, bool) {
+	for i := len(e.pushes) - 1; i >= 0; i-- {
+		if sameSHA(e.pushes[i].Head, sha) {
+			return e.pushes[i], true
+		}
+	}
+	return Push{}, false
+}
+
+// failedBefore reports whether the test a <prefix>Test name designates
+// failed at a push observed before the push of head.
+func (e *evaluator) failedBefore(head, test string) bool {
+	for _, p := range e.pushes {
+		if sameSHA(p.Head, head) {
+			return false
+		}
+		if pt, ok := p.Declared[test]; ok && pt.Status.Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+func shortAll(shas []string) []string {
+	out := make([]string, len(shas))
+	for i, s := range shas {
+		out[i] = ShortSHA(s)
+	}
+	return out
+}

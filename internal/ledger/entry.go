@@ -1,0 +1,249 @@
+package ledger
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// Schema names the entry format; it changes only when a field changes
+// meaning or disappears.
+const Schema = "greenlight-ledger/v1"
+
+// Entry is what CI observed at one pushed head.
+type Entry struct {
+	Schema     string    `json:"schema"`
+	Head       string    `json:"head"`
+	ObservedAt time.Time `json:"observed_at"`
+	RunID      int64     `json:"run_id"`
+	Event      string    `json:"event"`
+	PR         int       `json:"pr"`    // 0 when no pull request
+	Slice      string    `json:"slice"` // the slice the run decided for
+	Infra      *string   `json:"infra"` // why the tests did not run; null when they ran
+	Counts     Counts    `json:"counts"`
+	// Tests are every test failing or erroring at Head and every test that
+	// failed at an earlier observed push of the slice, with its status now.
+	Tests []Test `json:"tests"`
+	// Cut is how many tests were left out to keep the entry under its
+	// size bound; the first ones kept are the failing ones.
+	Cut int    `json:"cut"`
+	MAC string `json:"mac,omitempty"` // hex HMAC-SHA256 of the canonical JSON
+}
+
+// Counts are the run's test counts at Head.
+type Counts struct {
+	Total   int `json:"total"`
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Errored int `json:"errored"`
+	Skipped int `json:"skipped"`
+}
+
+// Test is one test at Head.
+type Test struct {
+	Name        string             `json:"name"`
+	Status      breaker.TestStatus `json:"status"` // pass, fail, error, skip or absent
+	Fingerprint string             `json:"fingerprint,omitempty"`
+}
+
+// Canonical is the entry's JSON without its MAC: the bytes the MAC covers.
+// Field order is the struct's, tests are sorted by name, times are UTC with
+// nanoseconds cut, so the same observation always gives the same bytes.
+func (e Entry) Canonical() []byte {
+	e.MAC = ""
+	return e.normal().json()
+}
+
+// normal is the entry in canonical form.
+func (e Entry) normal() Entry {
+	e.Schema = Schema
+	e.ObservedAt = e.ObservedAt.UTC().Truncate(time.Second)
+	e.Tests = append([]Test{}, e.Tests...)
+	sort.Slice(e.Tests, func(i, j int) bool { return e.Tests[i].Name < e.Tests[j].Name })
+	return e
+}
+
+// json marshals the entry; its fields are plain values, so it cannot fail.
+func (e Entry) json() []byte {
+	b, _ := json.Marshal(e)
+	return b
+}
+
+// Sign returns the entry with its MAC set under key.
+func Sign(e Entry, key []byte) Entry {
+	e.MAC = mac(e, key)
+	return e
+}
+
+// Verify reports whether the entry's MAC is the one key gives.
+func Verify(e Entry, key []byte) bool {
+	want, err := hex.DecodeString(e.MAC)
+	if err != nil || e.MAC == "" {
+		return false
+	}
+	got, _ := hex.DecodeString(mac(e, key))
+	return hmac.Equal(got, want)
+}
+
+func mac(e Entry, key []byte) string {
+	h := hmac.New(sha256.New, key)
+	h.Write(e.Canonical())
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// The block that holds an entry inside a check run's output text.
+const (
+	blockStart = "<!-- greenlight-ledger:v1"
+	blockEnd   = "greenlight-ledger -->"
+)
+
+// MaxText is GitHub's limit on a check run's output text, in characters.
+const MaxText = 65535
+
+// maxEntryBytes leaves room in the text for the lines around the block.
+const maxEntryBytes = 60000
+
+// Encode renders the entry as the machine-readable block of a check run's
+// output text: an HTML comment (invisible on GitHub) holding the signed
+// canonical JSON. Tests beyond the size bound are cut, the failing ones
+// kept first, and Cut says how many; the MAC covers what is kept. key may be
+// nil: the entry is then unsigned.
+func Encode(e Entry, key []byte) (string, Entry) {
+	e = fit(e).normal()
+	e.MAC = ""
+	if key != nil {
+		e = Sign(e, key)
+	}
+	return blockStart + "\n" + string(e.json()) + "\n" + blockEnd + "\n", e
+}
+
+// fit cuts tests until the canonical JSON is under maxEntryBytes.
+func fit(e Entry) Entry {
+	if len(e.Canonical()) <= maxEntryBytes {
+		return e
+	}
+	tests := append([]Test(nil), e.Tests...)
+	sort.SliceStable(tests, func(i, j int) bool { return rank(tests[i].Status) < rank(tests[j].Status) })
+	lo, hi := 0, len(tests)
+	for lo < hi { // the most tests that fit
+		mid := (lo + hi + 1) / 2
+		e.Tests = tests[:mid]
+		if len(e.Canonical()) <= maxEntryBytes {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	e.Tests, e.Cut = tests[:lo], e.Cut+len(tests)-lo
+	return e
+}
+
+func rank(s breaker.TestStatus) int {
+	switch s {
+	case breaker.StatusFail, breaker.StatusError:
+		return 0
+	case breaker.StatusAbsent, breaker.StatusSkip:
+		return 1
+	}
+	return 2
+}
+
+// ErrNoEntry is returned by Decode for a text that holds no entry block.
+var ErrNoEntry = errors.New("no ledger entry in the text")
+
+// maxDecode bounds what Decode reads of one text.
+const maxDecode = 1 << 20
+
+// Decode reads the entry block out of a check run's output text. A text
+// without a block is ErrNoEntry; a block that is not a valid entry is an
+// error naming what is wrong.
+func Decode(text string) (Entry, error) {
+	if len(text) > maxDecode {
+		return Entry{}, fmt.Errorf("ledger text is %d bytes, over the %d-byte bound", len(text), maxDecode)
+	}
+	i := strings.Index(text, blockStart)
+	if i < 0 {
+		return Entry{}, ErrNoEntry
+	}
+	rest := text[i+len(blockStart):]
+	j := strings.Index(rest, blockEnd)
+	if j < 0 {
+		return Entry{}, errors.New("ledger block is not closed")
+	}
+	var e Entry
+	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(rest[:j])))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return Entry{}, fmt.Errorf("ledger block: %w", err)
+	}
+	if e.Schema != Schema {
+		return Entry{}, fmt.Errorf("ledger block: schema %q, want %q", e.Schema, Schema)
+	}
+	if !validSHA(e.Head) {
+		return Entry{}, fmt.Errorf("ledger block: head %q is not a commit id", e.Head)
+	}
+	for _, t := range e.Tests {
+		switch t.Status {
+		case breaker.StatusPass, breaker.StatusFail, breaker.StatusError, breaker.StatusSkip, breaker.StatusAbsent:
+		default:
+			return Entry{}, fmt.Errorf("ledger block: test %q has status %q", t.Name, t.Status)
+		}
+	}
+	return e, nil
+}
+
+func validSHA(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
+// Sort orders entries oldest first: by observation time, then run id.
+func Sort(es []Entry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if !es[i].ObservedAt.Equal(es[j].ObservedAt) {
+			return es[i].ObservedAt.Before(es[j].ObservedAt)
+		}
+		return es[i].RunID < es[j].RunID
+	})
+}
+
+// Fingerprint is a short hash of a failure's normalised message and type:
+// equal for the same error at different lines, times or addresses. Digits
+// become 0, runs of hex letters and digits of 8 or more become x, white
+// space collapses; only the first 4 KiB of the message count.
+func Fingerprint(message, typ string) string {
+	if message == "" && typ == "" {
+		return ""
+	}
+	if len(message) > 4096 {
+		message = message[:4096]
+	}
+	h := sha256.New()
+	h.Write([]byte(strings.TrimSpace(typ)))
+	h.Write([]byte{0})
+	h.Write([]byte(normaliseMessage(message)))
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+var (
+	hexRun = regexp.MustCompile(`[0-9a-fA-F]{8,}`)
+	digits = regexp.MustCompile(`[0-9]+`)
+)
+
+func normaliseMessage(s string) string {
+	s = hexRun.ReplaceAllString(s, "x")
+	s = digits.ReplaceAllString(s, "0")
+	return strings.Join(strings.Fields(s), " ")
+}
