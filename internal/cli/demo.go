@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
@@ -57,6 +58,9 @@ func runDemo(ctx context.Context, env *Env, args []string) int {
 	snap, err := evaluate.Load(ctx, evaluate.Options{
 		RepoDir: dir, Head: demoBranch, Base: "master", Results: []string{"go-test.json"},
 		Policy: breaker.DefaultPolicy(),
+		// CI observes the head an hour after the first commit: a fixed
+		// time, so the demo prints the same report every time.
+		Run: evaluate.Run{ObservedAt: time.Date(2026, 2, 18, 10, 10, 0, 0, time.UTC), Event: "push"},
 	})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker demo: %v\n", err)

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/gitlog"
 	"github.com/greenlight-ci/breaker/internal/scope"
+	"github.com/greenlight-ci/breaker/internal/testresult"
 	"github.com/greenlight-ci/breaker/internal/trailer"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
@@ -27,7 +29,9 @@ type Options struct {
 	Results []string // result file globs, relative to RepoDir
 	Graph   string   // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
 	Policy  breaker.Policy
-	Force   bool // build the diagnostic whatever the counts
+	Force   bool   // build the diagnostic whatever the counts
+	Ledger  Ledger // CI's earlier observations of this pull request or branch
+	Run     Run    // this run, for its own push and ledger entry
 }
 
 // Snapshot is everything one run read, ready to decide: the engine's input
@@ -35,6 +39,10 @@ type Options struct {
 type Snapshot struct {
 	input     breaker.Input
 	localRefs breaker.Refs
+	run       breaker.Push      // this run's observation of the head
+	report    testresult.Report // this run's results
+	ledger    Ledger            // the entries read
+	meta      Run
 }
 
 // Load reads the repository, the results and the graph, once. A slice id
@@ -71,16 +79,26 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	if in.Observation, err = observe(ws, opts, lg.HeadSHA, testNames(p, lg.Commits)); err != nil {
+	names := testNames(p, lg.Commits)
+	rep, err := readResults(ws, opts)
+	if err != nil {
 		return Snapshot{}, err
 	}
+	in.Observation = buildObservation(lg.HeadSHA, rep, names, p.Key(breaker.TrailerTest))
+	run := opts.Run
+	if run.ObservedAt.IsZero() {
+		run.ObservedAt = time.Now().UTC()
+	}
+	head := runPush(lg.HeadSHA, run, rep, names)
+	in.Pushes, in.Ledger = ledgerPushes(opts.Ledger, names)
+	in.Pushes = append(in.Pushes, head)
 	if lg.Note != "" {
 		in.Observation.Notes = append([]string{lg.Note}, in.Observation.Notes...)
 	}
 	if in.Scope, err = loadScope(ws, opts.Graph); err != nil {
 		return Snapshot{}, err
 	}
-	return Snapshot{input: in, localRefs: local}, nil
+	return Snapshot{input: in, localRefs: local, run: head, report: rep, ledger: opts.Ledger, meta: run}, nil
 }
 
 // Decide runs the engine over the snapshot with the breaker's refs (the
@@ -124,20 +142,18 @@ func testNames(p breaker.Policy, commits []breaker.Commit) []string {
 	return names
 }
 
-// observe reads this run's results. No results at all means the head's tests
-// did not run (infra); an unreadable result file is an error, never green.
-func observe(ws *workspace.Workspace, opts Options, head string, names []string) (breaker.Observation, error) {
+// readResults reads this run's results. No results at all means the head's
+// tests did not run (infra); an unreadable result file is an error, never
+// green.
+func readResults(ws *workspace.Workspace, opts Options) (testresult.Report, error) {
 	if len(opts.Results) == 0 {
-		return breaker.Observation{Head: head, Infra: "no test results were given (--results / the results input)"}, nil
+		return testresult.Report{Infra: "no test results were given (--results / the results input)"}, nil
 	}
 	rep, err := ws.Results(opts.Results)
 	if err != nil {
-		return breaker.Observation{}, err
+		return testresult.Report{}, err
 	}
-	if err := workspace.Broken(rep); err != nil {
-		return breaker.Observation{}, err
-	}
-	return buildObservation(head, rep, names, opts.Policy.Key(breaker.TrailerTest)), nil
+	return rep, workspace.Broken(rep)
 }
 
 // loadScope loads the slice graph: the named one (an error when missing),

@@ -50,13 +50,22 @@ type Counts struct {
 
 // Test is one test at Head.
 type Test struct {
+	Suite       string             `json:"suite,omitempty"` // classname or package; "" when none
 	Name        string             `json:"name"`
 	Status      breaker.TestStatus `json:"status"` // pass, fail, error, skip or absent
 	Fingerprint string             `json:"fingerprint,omitempty"`
 }
 
+// FullName is the test's name qualified by its suite, as the breaker reports it.
+func (t Test) FullName() string {
+	if t.Suite == "" {
+		return t.Name
+	}
+	return t.Suite + "." + t.Name
+}
+
 // Canonical is the entry's JSON without its MAC: the bytes the MAC covers.
-// Field order is the struct's, tests are sorted by name, times are UTC with
+// Field order is the struct's, tests are sorted by suite and name, times are UTC with
 // nanoseconds cut, so the same observation always gives the same bytes.
 func (e Entry) Canonical() []byte {
 	e.MAC = ""
@@ -68,7 +77,12 @@ func (e Entry) normal() Entry {
 	e.Schema = Schema
 	e.ObservedAt = e.ObservedAt.UTC().Truncate(time.Second)
 	e.Tests = append([]Test{}, e.Tests...)
-	sort.Slice(e.Tests, func(i, j int) bool { return e.Tests[i].Name < e.Tests[j].Name })
+	sort.Slice(e.Tests, func(i, j int) bool {
+		if e.Tests[i].Suite != e.Tests[j].Suite {
+			return e.Tests[i].Suite < e.Tests[j].Suite
+		}
+		return e.Tests[i].Name < e.Tests[j].Name
+	})
 	return e
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
@@ -21,7 +22,7 @@ func newReport(d breaker.Decision) Report {
 		SliceSource:         d.SliceSource,
 		Head:                d.Head,
 		HeadInfra:           nullable(d.HeadInfra),
-		Limits:              ReportLimits{PerTest: d.Limits.PerTest, Slice: d.Limits.Slice},
+		Limits:              ReportLimits{PerTest: d.Limits.PerTest, Slice: d.Limits.Slice, NoProgress: d.Limits.NoProgress},
 		TotalFailedAttempts: d.TotalFailed,
 		Checkpoint:          reportCheckpoint(d.Checkpoint),
 		Reset:               nullable(d.ResetSHA),
@@ -31,11 +32,35 @@ func newReport(d breaker.Decision) Report {
 		Tests:               reportTests(d.Tests),
 		PriorAttempts:       reportAttempts(d.Prior),
 		Diagnostics:         reportDiagnostics(d.Diagnostics),
+		Pushes:              reportPushes(d.Pushes),
+		Ledger:              reportLedger(d.Ledger),
 		Notes:               nonNil(d.Notes),
 	}
 }
 
 // nullable returns nil for "" so that an absent value renders as null.
+func reportPushes(ps []breaker.PushSummary) []ReportPush {
+	out := make([]ReportPush, 0, len(ps))
+	for _, p := range ps {
+		rp := ReportPush{Head: p.Head, Source: p.Source, Infra: nullable(p.Infra), Failed: p.Failed,
+			Progress: p.Progress, Counted: p.Counted, Prior: p.Prior, Declared: p.Declared,
+			Failing: nonNil(p.Failing), Vanished: nonNil(p.Vanished)}
+		if !p.ObservedAt.IsZero() {
+			rp.ObservedAt = nullable(p.ObservedAt.UTC().Format(time.RFC3339))
+		}
+		out = append(out, rp)
+	}
+	return out
+}
+
+func reportLedger(l breaker.LedgerInfo) ReportLedger {
+	src := l.Source
+	if src == "" {
+		src = "none"
+	}
+	return ReportLedger{Entries: l.Entries, Signed: l.Signed, Verified: l.Verified, Source: src, Tampered: nonNil(l.Tampered)}
+}
+
 func nullable(s string) *string {
 	if s == "" {
 		return nil

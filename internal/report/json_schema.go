@@ -27,13 +27,40 @@ type Report struct {
 	Tests               []ReportTest       `json:"tests"`
 	PriorAttempts       []ReportAttempt    `json:"prior_attempts"`
 	Diagnostics         []ReportDiagnostic `json:"diagnostics"`
+	Pushes              []ReportPush       `json:"pushes"`
+	Ledger              ReportLedger       `json:"ledger"`
 	Notes               []string           `json:"notes"`
+}
+
+// ReportPush is one pushed head CI observed (this run, or the ledger).
+type ReportPush struct {
+	Head       string   `json:"head"`
+	ObservedAt *string  `json:"observed_at"` // RFC 3339, UTC
+	Source     string   `json:"source"`      // "run" or "ledger"
+	Infra      *string  `json:"infra"`
+	Failed     bool     `json:"failed"`
+	Progress   bool     `json:"progress"`
+	Counted    bool     `json:"counted"`  // one toward the ceiling by evidence alone
+	Prior      bool     `json:"prior"`    // before the reset: not counted
+	Declared   bool     `json:"declared"` // its commits declare attempts
+	Failing    []string `json:"failing"`
+	Vanished   []string `json:"vanished"`
+}
+
+// ReportLedger says where the earlier observations came from.
+type ReportLedger struct {
+	Entries  int      `json:"entries"`
+	Signed   bool     `json:"signed"`
+	Verified bool     `json:"verified"`
+	Source   string   `json:"source"`
+	Tampered []string `json:"tampered"`
 }
 
 // ReportLimits are the thresholds the policy applied.
 type ReportLimits struct {
-	PerTest int `json:"per_test"`
-	Slice   int `json:"slice"`
+	PerTest    int `json:"per_test"`
+	Slice      int `json:"slice"`
+	NoProgress int `json:"no_progress"`
 }
 
 // ReportCheckpoint is the slice's rollback point.

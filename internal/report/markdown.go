@@ -144,6 +144,10 @@ func tripReason(d breaker.Decision) string {
 		return fmt.Sprintf("per-test limit (%d/%d)", failedOf(d, d.TrippedTest), d.Limits.PerTest)
 	case breaker.TripSliceCeiling:
 		return fmt.Sprintf("slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
+	case breaker.TripNoProgress:
+		return fmt.Sprintf("no progress (%d failed pushes in a row; CI's evidence)", d.Limits.NoProgress)
+	case breaker.TripLedgerTampered:
+		return "ledger tampered (an entry of CI's evidence does not verify)"
 	case breaker.TripManual:
 		return "manual (a human asked for this diagnostic)"
 	case breaker.TripNone:
@@ -220,6 +224,9 @@ func extraBlocks(d breaker.Decision) []block {
 	if len(d.Misreports) > 0 {
 		bs = append(bs, fixed(misreports(d)))
 	}
+	if len(d.Pushes) > 1 || (len(d.Pushes) == 1 && d.Pushes[0].Failed) {
+		bs = append(bs, fixed(pushHistory(d)))
+	}
 	if len(d.Notes) > 0 {
 		bs = append(bs, fixed(notes(d.Notes)))
 	}
@@ -285,4 +292,58 @@ func truncationNote(fullReport string) string {
 		note += " Full report: " + EscapeInline(fullReport)
 	}
 	return note + "\n"
+}
+
+// maxPushRows bounds the push history table; older pushes are summarised.
+const maxPushRows = 30
+
+// pushHistory is the table of the pushes CI observed: what failed at each
+// head, whether it was progress, and what vanished.
+func pushHistory(d breaker.Decision) string {
+	var b strings.Builder
+	b.WriteString("### Push history\n\nWhat CI observed at each pushed head of this slice, oldest first. " +
+		"A push is failed when tests fail and none that failed at the previous push passes now.\n\n" +
+		"| Head | Observed | Result | Failing | Vanished |\n|------|----------|--------|---------|----------|\n")
+	ps := d.Pushes
+	if len(ps) > maxPushRows {
+		fmt.Fprintf(&b, "| … | | %d older pushes not shown | | |\n", len(ps)-maxPushRows)
+		ps = ps[len(ps)-maxPushRows:]
+	}
+	for _, p := range ps {
+		when := ""
+		if !p.ObservedAt.IsZero() {
+			when = p.ObservedAt.UTC().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", shaSpan(p.Head), when, pushResult(p), nameList(p.Failing), nameList(p.Vanished))
+	}
+	return b.String()
+}
+
+func pushResult(p breaker.PushSummary) string {
+	switch {
+	case p.Infra != "":
+		return "infra (not counted)"
+	case p.Prior:
+		return "before the reset"
+	case p.Failed && p.Counted:
+		return "failed (counted)"
+	case p.Failed:
+		return "failed"
+	case p.Progress:
+		return "progress"
+	}
+	return "passed"
+}
+
+// nameList renders up to five test names as code, then how many more.
+func nameList(names []string) string {
+	var out []string
+	for i, n := range names {
+		if i == 5 {
+			out = append(out, fmt.Sprintf("and %d more", len(names)-5))
+			break
+		}
+		out = append(out, cell(n))
+	}
+	return strings.Join(out, ", ")
 }

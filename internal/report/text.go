@@ -36,6 +36,10 @@ func Text(d breaker.Decision) string {
 	if len(d.Misreports) > 0 {
 		fmt.Fprintf(&b, "misreported results: %d (claimed pass, CI observed a failure)\n", len(d.Misreports))
 	}
+	if len(d.Pushes) > 0 {
+		fmt.Fprintf(&b, "pushes:  %s\n", textPushes(d))
+	}
+	fmt.Fprintf(&b, "ledger:  %s\n", textLedger(d.Ledger))
 	if len(d.Notes) > 0 {
 		b.WriteString("notes:\n")
 		for _, n := range d.Notes {
@@ -53,6 +57,10 @@ func textReason(d breaker.Decision) string {
 			failedOf(d, d.TrippedTest), d.Limits.PerTest, SafeLine(d.TrippedTest))
 	case breaker.TripSliceCeiling:
 		return fmt.Sprintf("tripped: slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
+	case breaker.TripNoProgress:
+		return fmt.Sprintf("tripped: no progress (%d failed pushes in a row)", d.Limits.NoProgress)
+	case breaker.TripLedgerTampered:
+		return "tripped: the ledger was tampered with"
 	case breaker.TripManual:
 		return "diagnostic requested by a human"
 	case breaker.TripNone:
@@ -135,4 +143,33 @@ func countViolations(fs []breaker.ScopeFinding) int {
 		}
 	}
 	return n
+}
+
+// textPushes says how many observed pushes failed, and the streak.
+func textPushes(d breaker.Decision) string {
+	failed, streak := 0, 0
+	for _, p := range d.Pushes {
+		switch {
+		case p.Prior || p.Infra != "":
+		case p.Failed:
+			failed++
+			streak++
+		default:
+			streak = 0
+		}
+	}
+	return fmt.Sprintf("%d observed, %d failed, %d/%d failed in a row", len(d.Pushes), failed, streak, d.Limits.NoProgress)
+}
+
+// textLedger says where the earlier observations came from.
+func textLedger(l breaker.LedgerInfo) string {
+	switch {
+	case l.Source == "" || l.Source == "none":
+		return "none read (only this run's observation and the trailers)"
+	case len(l.Tampered) > 0:
+		return fmt.Sprintf("%d entries from %s, %d do not verify", l.Entries, SafeLine(l.Source), len(l.Tampered))
+	case l.Verified:
+		return fmt.Sprintf("%d entries from %s, signed and verified", l.Entries, SafeLine(l.Source))
+	}
+	return fmt.Sprintf("%d entries from %s, unsigned (no ledger key)", l.Entries, SafeLine(l.Source))
 }

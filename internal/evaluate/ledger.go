@@ -1,0 +1,160 @@
+package evaluate
+
+import (
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+	"github.com/greenlight-ci/breaker/internal/testresult"
+)
+
+// Ledger is what the caller read of the ledger for this pull request or
+// branch: the entries, oldest first, and how to trust them.
+type Ledger struct {
+	Entries []ledger.Entry
+	Key     []byte // the ledger-key secret; nil when none was given
+	Source  string // "check-runs", "file"; "" = no ledger was read
+}
+
+// Run describes this run, for the entry it writes.
+type Run struct {
+	ObservedAt time.Time
+	RunID      int64
+	Event      string
+	PR         int
+}
+
+// runPush is this run's observation of the head as a push: every test of
+// the results (so a test missing from it is absent), and the status of the
+// test each <prefix>Test name designates.
+func runPush(head string, run Run, rep testresult.Report, names []string) breaker.Push {
+	p := breaker.Push{Head: head, ObservedAt: run.ObservedAt, RunID: run.RunID, Event: run.Event,
+		Source: breaker.PushFromRun, Infra: rep.Infra, Complete: true,
+		Tests: make(map[string]breaker.PushTest, len(rep.Tests)), Declared: map[string]breaker.PushTest{}}
+	for _, t := range rep.Tests {
+		p.Tests[t.FullName()] = pushTest(t.Status, t.Message, t.Output)
+	}
+	if rep.Infra == "" {
+		declare(p.Declared, rep.Tests, names)
+	}
+	return p
+}
+
+func pushTest(s breaker.TestStatus, message, output string) breaker.PushTest {
+	pt := breaker.PushTest{Status: s}
+	if s.Failed() {
+		pt.Message = message
+		if pt.Message == "" {
+			pt.Message = output
+		}
+		pt.Fingerprint = ledger.Fingerprint(pt.Message, "")
+	}
+	return pt
+}
+
+// declare resolves each <prefix>Test name against tests as the run's
+// observation does: one match is observed, none is absent, several are
+// ambiguous and left out.
+func declare(into map[string]breaker.PushTest, tests []testresult.Test, names []string) {
+	for _, n := range names {
+		switch m := testresult.Match(tests, n); len(m) {
+		case 0:
+			into[n] = breaker.PushTest{Status: breaker.StatusAbsent}
+		case 1:
+			into[n] = pushTest(m[0].Status, m[0].Message, m[0].Output)
+		}
+	}
+}
+
+// entryPush turns a ledger entry into a push.
+func entryPush(e ledger.Entry, names []string) breaker.Push {
+	p := breaker.Push{Head: e.Head, ObservedAt: e.ObservedAt, RunID: e.RunID, Event: e.Event,
+		Source: breaker.PushFromLedger, Slice: e.Slice,
+		Tests: make(map[string]breaker.PushTest, len(e.Tests)), Declared: map[string]breaker.PushTest{}}
+	if e.Infra != nil {
+		p.Infra = *e.Infra
+		if p.Infra == "" {
+			p.Infra = "the tests did not run"
+		}
+	}
+	tests := make([]testresult.Test, 0, len(e.Tests))
+	for _, t := range e.Tests {
+		p.Tests[t.FullName()] = breaker.PushTest{Status: t.Status, Fingerprint: t.Fingerprint}
+		tests = append(tests, testresult.Test{Suite: t.Suite, Name: t.Name, Status: t.Status})
+	}
+	if p.Infra == "" {
+		for _, n := range names {
+			// An entry holds failing tests and the ones asked about, not
+			// every passing test: a name it does not carry is unknown.
+			if m := testresult.Match(tests, n); len(m) == 1 {
+				p.Declared[n] = breaker.PushTest{Status: m[0].Status}
+			}
+		}
+	}
+	return p
+}
+
+// ledgerPushes verifies the entries and turns them into pushes.
+func ledgerPushes(l Ledger, names []string) ([]breaker.Push, breaker.LedgerInfo) {
+	info := breaker.LedgerInfo{Entries: len(l.Entries), Signed: l.Key != nil, Source: l.Source}
+	if info.Source == "" {
+		info.Source = "none"
+	}
+	entries := append([]ledger.Entry(nil), l.Entries...)
+	ledger.Sort(entries)
+	var out []breaker.Push
+	for _, e := range entries {
+		if l.Key != nil && !ledger.Verify(e, l.Key) {
+			info.Tampered = append(info.Tampered, e.Head)
+		}
+		out = append(out, entryPush(e, names))
+	}
+	info.Verified = l.Key != nil && len(info.Tampered) == 0
+	return out, info
+}
+
+// Entry is the ledger entry this run writes for its head: the counts, every
+// test failing or erroring there, and every test that failed at an earlier
+// observed push of the slice, with its status now. An infra head records
+// why the tests did not run.
+func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
+	e := ledger.Entry{Schema: ledger.Schema, Head: s.run.Head, ObservedAt: s.run.ObservedAt.UTC(),
+		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{}}
+	if s.run.Infra != "" {
+		infra := s.run.Infra
+		e.Infra = &infra
+		return e
+	}
+	c := s.report.Counts()
+	e.Counts = ledger.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}
+	seen := map[string]bool{}
+	for _, t := range s.report.Tests {
+		if t.Status.Failed() {
+			seen[t.FullName()] = true
+			e.Tests = append(e.Tests, ledger.Test{Suite: t.Suite, Name: t.Name, Status: t.Status,
+				Fingerprint: s.run.Tests[t.FullName()].Fingerprint})
+		}
+	}
+	byName := make(map[string]testresult.Test, len(s.report.Tests))
+	for _, t := range s.report.Tests {
+		byName[t.FullName()] = t
+	}
+	for _, le := range s.ledger.Entries {
+		if le.Slice != d.Slice {
+			continue
+		}
+		for _, lt := range le.Tests {
+			full := lt.FullName()
+			if seen[full] || !lt.Status.Failed() {
+				continue
+			}
+			seen[full] = true
+			st := breaker.StatusAbsent
+			if t, ok := byName[full]; ok {
+				st = t.Status
+			}
+			e.Tests = append(e.Tests, ledger.Test{Suite: lt.Suite, Name: lt.Name, Status: st})
+		}
+	}
+	return e
+}
