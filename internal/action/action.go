@@ -47,8 +47,9 @@ type run struct {
 	deps   Deps
 	red    *report.Redactor
 	policy breaker.Policy
-	notes  []string // what happened on GitHub, for the summary and the log
-	ident  *string  // our login, once known
+	notes  []string     // what happened on GitHub, for the summary and the log
+	ident  *string      // our login, once known
+	state  *remoteState // what the ledger query read, once read
 }
 
 // Run runs the Action once for the event the runner gave.
@@ -94,18 +95,49 @@ func route(ctx context.Context, r *run) Outcome {
 		"run it on push, pull_request, workflow_dispatch or issue_comment", r.gh.EventName))
 }
 
-// load reads the branch at head once, with the run's inputs.
-func (r *run) load(ctx context.Context, head, branch, base, slice string, force bool) (evaluate.Snapshot, error) {
-	if base == "" {
-		base = r.in.Base
+// loadSpec is what a use case loads: the head and branch, and what it
+// overrides of the run's inputs.
+type loadSpec struct {
+	head, branch string
+	base, slice  string // "" = the input's
+	force        bool   // the pull cord
+	pr           int    // the pull request, for the ledger entry; 0 = none
+}
+
+// load reads the branch at head once, with the run's inputs and what the
+// ledger query read (r.state, when it ran).
+func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
+	if s.base == "" {
+		s.base = r.in.Base
 	}
-	if slice == "" {
-		slice = r.in.Slice
+	if s.slice == "" {
+		s.slice = r.in.Slice
 	}
-	return r.deps.Load(ctx, evaluate.Options{
-		RepoDir: r.gh.Workspace, Head: head, Base: base, Slice: slice, Branch: branch,
-		Results: r.in.Results, Graph: r.in.Graph, Policy: r.policy, Force: force,
-	})
+	opts := evaluate.Options{
+		RepoDir: r.gh.Workspace, Head: s.head, Base: s.base, Slice: s.slice, Branch: s.branch,
+		Results: r.in.Results, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
+		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr},
+	}
+	if r.state != nil {
+		opts.Ledger = r.state.ledger
+	}
+	return r.deps.Load(ctx, opts)
+}
+
+// judgeWith reads the ledger (with the tags and the comments), loads the
+// branch once and decides with the remote tags of the slice.
+func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, breaker.Decision, remoteRefs, error) {
+	rs, err := readState(ctx, r, s.pr, s.branch)
+	if err != nil {
+		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, fmt.Errorf("read the ledger (CI's earlier observations; the breaker never judges without them): %w", err)
+	}
+	r.state = &rs
+	snap, err := r.load(ctx, s)
+	if err != nil {
+		return snap, breaker.Decision{}, remoteRefs{}, err
+	}
+	refs := rs.refsFor(r, snap.Slice())
+	return snap, snap.Decide(refs.engine(snap.Slice())), refs, nil
 }
 
 // fail reports an error that stops the run: an annotation, the log, the

@@ -57,4 +57,60 @@ type Forge interface {
 	Refs
 	Commits
 	People
+	LedgerStore
+}
+
+// LedgerStore keeps the ledger (DESIGN §6): the breaker's check runs, read
+// back in one GraphQL query together with the breaker's tags and the pull
+// request's comments, so a push run stays within a handful of API calls.
+type LedgerStore interface {
+	ReadLedger(ctx context.Context, q LedgerQuery) (LedgerState, error)
+	CreateCheckRun(ctx context.Context, run CheckRun) (id int64, err error)
+}
+
+// LedgerQuery says whose ledger to read: a pull request's (its commits and
+// the heads force-pushed away), else a branch's history.
+type LedgerQuery struct {
+	PR        int    // 0 = no pull request
+	Branch    string // when PR is 0
+	CheckName string // the breaker's check run name
+	TagPrefix string // the breaker's tags, e.g. "greenlight/"
+}
+
+// LedgerState is what the query found.
+type LedgerState struct {
+	Runs     []CheckRunText
+	Tags     map[string]string // tag name (without refs/tags/) → commit SHA
+	Comments []breaker.Comment // the pull request's newest comments, when PR > 0
+	// CommentsComplete is false when the pull request has more comments
+	// than the query returned: the caller lists them all before posting.
+	CommentsComplete bool
+}
+
+// CheckRunText is one check run of the breaker's name on a commit.
+type CheckRunText struct {
+	ID      int64
+	HeadSHA string
+	AppID   int64
+	AppSlug string
+	Text    string // output.text, where the ledger entry is
+}
+
+// CheckRun is the check run a run of the breaker writes on the head.
+type CheckRun struct {
+	Name        string
+	HeadSHA     string
+	Conclusion  string // "success", "failure" or "neutral"
+	Title       string
+	Summary     string
+	Text        string
+	Annotations []Annotation
+}
+
+// Annotation marks a failing test at its file and line.
+type Annotation struct {
+	Path    string
+	Line    int
+	Title   string
+	Message string
 }

@@ -75,9 +75,14 @@ func upsertComment(ctx context.Context, r *run, pr int, d breaker.Decision, ack 
 
 // stickyComment finds our comment for slice on pr, or nil.
 func stickyComment(ctx context.Context, r *run, pr int, slice string) (*breaker.Comment, error) {
-	comments, err := r.forge.ListComments(ctx, pr)
-	if err != nil {
-		return nil, err
+	var comments []breaker.Comment
+	if r.state != nil && r.state.complete {
+		comments = r.state.comments // the ledger query read them all
+	} else {
+		var err error
+		if comments, err = r.forge.ListComments(ctx, pr); err != nil {
+			return nil, err
+		}
 	}
 	var marked []breaker.Comment
 	for _, c := range comments {

@@ -22,15 +22,10 @@ func onDispatch(ctx context.Context, r *run, d actionenv.Dispatch) Outcome {
 		}
 	}
 	branch := strings.TrimPrefix(d.Ref, "refs/heads/")
-	snap, err := r.load(ctx, "", branch, "", slice, true)
+	_, dec, refs, err := judgeWith(ctx, r, loadSpec{branch: branch, slice: slice, force: true})
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}
-	refs, err := readRemote(ctx, r, snap.Slice())
-	if err != nil {
-		return r.fail("cannot evaluate the branch", err)
-	}
-	dec := snap.Decide(refs.engine(snap.Slice()))
 	var pr *breaker.PullRequest
 	if head := dec.Head; head != "" {
 		found, ok, err := r.forge.FindPullRequest(ctx, head)
@@ -48,15 +43,10 @@ func onDispatch(ctx context.Context, r *run, d actionenv.Dispatch) Outcome {
 // pullCordComment is "/breaker debug" from a verified writer: the pull
 // cord on the pull request's head, acknowledged in the sticky comment.
 func pullCordComment(ctx context.Context, r *run, c actionenv.IssueComment, pr breaker.PullRequest) Outcome {
-	snap, err := r.load(ctx, pr.HeadSHA, pr.HeadRef, "", "", true)
+	_, d, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, force: true, pr: pr.Number})
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}
-	refs, err := readRemote(ctx, r, snap.Slice())
-	if err != nil {
-		return r.fail("cannot evaluate the branch", err)
-	}
-	d := snap.Decide(refs.engine(snap.Slice()))
 	ack := fmt.Sprintf("%s asked for the diagnostic (/breaker debug) at %s.", c.Author, r.stamp())
 	publish(ctx, r, d, refs, &pr, ack)
 	return Outcome{Decision: &d}

@@ -43,25 +43,26 @@ func onPullRequest(ctx context.Context, r *run, action string, pr breaker.PullRe
 	return judge(ctx, r, pr.HeadSHA, pr.HeadRef, &pr)
 }
 
-// judge is the check of a push: load head once, decide with the remote
-// tags, publish (checkpoint tag, comment, summary, outputs), and let an
-// OPEN decision fail the check when fail-on-trip is on.
+// judge is the check of a push: read the ledger, load head once, decide
+// with the remote tags, record this head in the ledger (the check run),
+// publish (checkpoint tag, comment, summary, outputs), and let an OPEN
+// decision fail the check when fail-on-trip is on.
 func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullRequest) Outcome {
-	snap, err := r.load(ctx, head, branch, "", "", false)
+	spec := loadSpec{head: head, branch: branch}
+	if pr != nil {
+		spec.pr = pr.Number
+	}
+	snap, d, refs, err := judgeWith(ctx, r, spec)
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}
-	refs, err := readRemote(ctx, r, snap.Slice())
-	if err != nil {
-		return r.fail("cannot evaluate the branch", err)
-	}
-	d := snap.Decide(refs.engine(snap.Slice()))
 	// The tag exists now: decide again on the same snapshot, so the verdict
 	// says so instead of "to be created". A dry run created nothing.
 	if sha := ensureCheckpoint(ctx, r, d, refs.checkpoint); sha != refs.checkpoint && !r.in.DryRun {
 		refs.checkpoint = sha
 		d = snap.Decide(refs.engine(d.Slice))
 	}
+	writeCheckRun(ctx, r, snap, d)
 	publish(ctx, r, d, refs, pr, "")
 	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip}
 	if d.Tripped && !r.in.FailOnTrip {

@@ -35,23 +35,6 @@ func tagRef(r *run, kind breaker.RefKind, slice string) string {
 	return "tags/" + name
 }
 
-// readRemote reads the slice's checkpoint and reset tags from the remote.
-// A slice that cannot name a tag has none (the engine says why).
-func readRemote(ctx context.Context, r *run, slice string) (remoteRefs, error) {
-	var rr remoteRefs
-	if !breaker.ValidSlice(slice) {
-		return rr, nil
-	}
-	var err error
-	if rr.checkpoint, _, err = r.forge.GetRef(ctx, tagRef(r, breaker.RefCheckpoint, slice)); err != nil {
-		return rr, fmt.Errorf("read the checkpoint tag of slice %s: %w", slice, err)
-	}
-	if rr.reset, _, err = r.forge.GetRef(ctx, tagRef(r, breaker.RefReset, slice)); err != nil {
-		return rr, fmt.Errorf("read the reset tag of slice %s: %w", slice, err)
-	}
-	return rr, nil
-}
-
 // ensureCheckpoint creates the slice's checkpoint tag once, at the engine's
 // checkpoint. An existing tag is never moved: at the same commit it is
 // success, elsewhere it is reported as a conflict. It returns the commit the

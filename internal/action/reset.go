@@ -15,7 +15,7 @@ import (
 // decides twice on that snapshot: before the reset (to find the slice and
 // its checkpoint) and after it.
 func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, pr breaker.PullRequest) Outcome {
-	snap, err := r.load(ctx, pr.HeadSHA, pr.HeadRef, "", cmd.slice, false)
+	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number})
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}
@@ -27,13 +27,8 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		}
 		return refuse(ctx, r, c, cmd, why)
 	}
-	refs, err := readRemote(ctx, r, slice)
-	if err != nil {
-		return r.fail("cannot evaluate the branch", err)
-	}
 	head := pr.HeadSHA
 	if cmd.rollback {
-		before := snap.Decide(refs.engine(slice))
 		if head, err = rollback(ctx, r, pr, before, refs); err != nil {
 			return r.fail("cannot roll back", err)
 		}

@@ -260,6 +260,9 @@ func TestActionYML_Defaults(t *testing.T) {
 		"comment":        strconv.FormatBool(none.Comment),
 		"fail-on-trip":   strconv.FormatBool(none.FailOnTrip),
 		"dry-run":        strconv.FormatBool(none.DryRun),
+		"check-name":     DefaultCheckName,
+		"ledger-key":     "",
+		"app-id":         "",
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {
 		t.Errorf("action.yml defaults differ from the Go defaults (-Go +action.yml):\n%s", diff)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -14,11 +15,14 @@ type Context struct {
 	Repo      string // GITHUB_REPOSITORY, after the slash
 	Workspace string // GITHUB_WORKSPACE
 	APIURL    string // GITHUB_API_URL, default https://api.github.com
-	ServerURL string // GITHUB_SERVER_URL, default https://github.com
-	SHA       string // GITHUB_SHA
-	Ref       string // GITHUB_REF
-	RunURL    string // the run's page, when the runner says
-	Event     Event
+	// GraphQLURL is GITHUB_GRAPHQL_URL; "" means derived from APIURL.
+	GraphQLURL string
+	RunID      int64  // GITHUB_RUN_ID
+	ServerURL  string // GITHUB_SERVER_URL, default https://github.com
+	SHA        string // GITHUB_SHA
+	Ref        string // GITHUB_REF
+	RunURL     string // the run's page, when the runner says
+	Event      Event
 }
 
 // Context reads the run's context and parses the event payload at
@@ -26,12 +30,13 @@ type Context struct {
 // it.
 func (a *Action) Context() (Context, error) {
 	c := Context{
-		EventName: a.getenv("GITHUB_EVENT_NAME"),
-		Workspace: a.getenv("GITHUB_WORKSPACE"),
-		APIURL:    orDefault(a.getenv("GITHUB_API_URL"), "https://api.github.com"),
-		ServerURL: orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com"),
-		SHA:       a.getenv("GITHUB_SHA"),
-		Ref:       a.getenv("GITHUB_REF"),
+		EventName:  a.getenv("GITHUB_EVENT_NAME"),
+		Workspace:  a.getenv("GITHUB_WORKSPACE"),
+		APIURL:     orDefault(a.getenv("GITHUB_API_URL"), "https://api.github.com"),
+		ServerURL:  orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com"),
+		SHA:        a.getenv("GITHUB_SHA"),
+		GraphQLURL: a.getenv("GITHUB_GRAPHQL_URL"),
+		Ref:        a.getenv("GITHUB_REF"),
 	}
 	full := a.getenv("GITHUB_REPOSITORY")
 	owner, name, ok := strings.Cut(full, "/")
@@ -48,6 +53,7 @@ func (a *Action) Context() (Context, error) {
 	}
 	if id := a.getenv("GITHUB_RUN_ID"); id != "" && full != "" {
 		c.RunURL = c.ServerURL + "/" + full + "/actions/runs/" + id
+		c.RunID, _ = strconv.ParseInt(id, 10, 64)
 	}
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -25,6 +26,9 @@ type Inputs struct {
 	BotLogin      string
 	FailOnTrip    bool
 	DryRun        bool
+	CheckName     string // the ledger's check run name
+	LedgerKey     string // the ledger-key secret; "" = unsigned
+	AppID         int64  // the breaker's GitHub App; 0 = the GitHub Actions app
 }
 
 // InputNames are the names of every input the action reads, as action.yml
@@ -32,12 +36,17 @@ type Inputs struct {
 var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run",
+	"check-name", "ledger-key", "app-id",
 }
 
 // DefaultBotLogin is the login GITHUB_TOKEN writes as, used when the
 // bot-login input is empty (action.yml declares the same). The default
 // prefixes are breaker.DefaultTrailerPrefix and breaker.DefaultTagPrefix.
 const DefaultBotLogin = "github-actions[bot]"
+
+// DefaultCheckName is the name of the breaker's check run, used when the
+// check-name input is empty.
+const DefaultCheckName = "greenlight-breaker"
 
 var loginRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
 
@@ -64,11 +73,20 @@ func (a *Action) Inputs() (Inputs, error) {
 		TagPrefix:     orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
 		AgentActors:   lines(a.Input("agent-actors"), true),
 		BotLogin:      orDefault(a.Input("bot-login"), DefaultBotLogin),
+		CheckName:     orDefault(a.Input("check-name"), DefaultCheckName),
+		LedgerKey:     a.Input("ledger-key"),
 	}
 	var errs []error
 	in.Comment, errs = a.boolInput("comment", true, errs)
 	in.FailOnTrip, errs = a.boolInput("fail-on-trip", true, errs)
 	in.DryRun, errs = a.boolInput("dry-run", false, errs)
+	if v := a.Input("app-id"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			errs = append(errs, fmt.Errorf("input app-id: %q is not a GitHub App id; give the App's numeric id (its settings page shows it)", v))
+		}
+		in.AppID = id
+	}
 	errs = append(errs, in.check()...)
 	return in, errors.Join(errs...)
 }
@@ -88,6 +106,12 @@ func (in Inputs) check() []error {
 	}
 	if err := breaker.CheckTagPrefix(in.TagPrefix); err != nil {
 		errs = append(errs, fmt.Errorf("input tag-prefix: %w", err))
+	}
+	if len(in.CheckName) > 100 || strings.ContainsAny(in.CheckName, "\r\n") {
+		errs = append(errs, fmt.Errorf("input check-name %q is not a check name; one line of at most 100 characters, e.g. %s", in.CheckName, DefaultCheckName))
+	}
+	if in.LedgerKey != "" && len(in.LedgerKey) < 16 {
+		errs = append(errs, errors.New("input ledger-key is shorter than 16 characters; use a random secret, e.g. `openssl rand -hex 32`"))
 	}
 	if !loginRE.MatchString(in.BotLogin) {
 		errs = append(errs, fmt.Errorf("input bot-login %q is not a GitHub login; e.g. github-actions[bot]", in.BotLogin))

@@ -17,7 +17,7 @@ func TestAction_Inputs(t *testing.T) {
 	t.Parallel()
 	defaults := Inputs{
 		Token: "ghs_abcdef", TrailerPrefix: "Greenlight-", TagPrefix: "greenlight/",
-		Comment: true, BotLogin: "github-actions[bot]", FailOnTrip: true,
+		Comment: true, BotLogin: "github-actions[bot]", FailOnTrip: true, CheckName: "greenlight-breaker",
 	}
 	tests := []struct {
 		name string
@@ -37,7 +37,11 @@ func TestAction_Inputs(t *testing.T) {
 			"INPUT_BOT-LOGIN":      "my-app[bot]",
 			"INPUT_FAIL-ON-TRIP":   "FALSE",
 			"INPUT_DRY-RUN":        "true",
+			"INPUT_CHECK-NAME":     "breaker",
+			"INPUT_LEDGER-KEY":     "0123456789abcdef0123",
+			"INPUT_APP-ID":         "123456",
 		}, func(in *Inputs) {
+			in.CheckName, in.LedgerKey, in.AppID = "breaker", "0123456789abcdef0123", 123456
 			in.Results = []string{"junit/*.xml", "go-test.json"}
 			in.Slice, in.Base, in.Graph = "S-3", "origin/main", ".greenlight/GRAPH.json"
 			in.TrailerPrefix, in.TagPrefix = "Agent-", "gl/"

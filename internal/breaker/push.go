@@ -81,9 +81,9 @@ type pushTally struct {
 }
 
 // dedupePushes keeps one observation per head, at the position of the
-// first and with the data of the last (a re-run of the same head, and the
-// push + pull_request pair of one head, count once), ordered by when each
-// head was first observed.
+// first and with the data of the last that ran the tests (a re-run of the
+// same head, and the push + pull_request pair of one head, count once),
+// ordered by when each head was first observed.
 func dedupePushes(ps []Push) []Push {
 	pos := map[string]int{}
 	var out []Push
@@ -92,6 +92,9 @@ func dedupePushes(ps []Push) []Push {
 			continue
 		}
 		if i, ok := pos[p.Head]; ok {
+			if p.Infra != "" && out[i].Infra == "" {
+				continue // a run that could not test the head erases nothing CI saw there
+			}
 			first := out[i].ObservedAt
 			out[i] = p
 			if !first.IsZero() {

@@ -39,14 +39,11 @@ func defaultActionDeps() action.Deps {
 // newGitHubForge binds the go-github adapter to the workflow's repository.
 func newGitHubForge(c actionenv.Context, in actionenv.Inputs) (action.Forge, error) {
 	return ghapi.New(ghapi.Config{
-		Token: in.Token, APIURL: c.APIURL, Owner: c.Owner, Repo: c.Repo,
+		Token: in.Token, APIURL: c.APIURL, GraphQLURL: c.GraphQLURL, Owner: c.Owner, Repo: c.Repo,
 		HTTPClient: &http.Client{Timeout: 30 * time.Second},
 		UserAgent:  "greenlight-breaker/" + Version,
 	})
 }
-
-// The go-github adapter serves every port of the Action.
-var _ action.Forge = (*ghapi.Client)(nil)
 
 func runAction(ctx context.Context, env *Env, args []string) int {
 	if len(args) > 0 {

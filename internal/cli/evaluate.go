@@ -1,20 +1,26 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
 const evaluateHelp = `Usage: breaker evaluate [flags]
 
 Rebuild every attempt of the agent branch from its commit trailers, read this
-run's test results, apply the circuit breaker rules (3 failed attempts on one
-test, or 7 in a slice) and print the verdict. Offline: no token, no network.
+run's test results and, with --ledger, what CI observed at every earlier
+push; apply the circuit breaker rules (3 failed attempts on one test, 7 in a
+slice, 3 failed pushes in a row) and print the verdict. Offline: no token, no
+network. With the ledger CI read (breaker ledger), it judges as CI did.
 
 Flags:
   --repo DIR              git work tree to read (default ".")
@@ -29,6 +35,10 @@ Flags:
                           (default .greenlight/GRAPH.json when present)
   --format FORMAT         text, markdown or json (default text)
   --force                 build the diagnostic whatever the counts (/gl-debug)
+  --ledger FILE           CI's earlier observations: ledger entries as JSON
+                          lines, oldest first (what breaker ledger prints)
+  --ledger-key-file FILE  the ledger key: verify the entries' MACs; an entry
+                          that does not verify trips ledger_tampered
   --trailer-prefix P      trailer key prefix (default "Greenlight-")
   --tag-prefix P          tag prefix for checkpoint and reset tags
                           (default "greenlight/")
@@ -52,6 +62,8 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	fs.StringVar(&trailerPrefix, "trailer-prefix", breaker.DefaultTrailerPrefix, "")
 	fs.StringVar(&tagPrefix, "tag-prefix", breaker.DefaultTagPrefix, "")
 	format := fs.String("format", "text", "")
+	ledgerFile := fs.String("ledger", "", "")
+	keyFile := fs.String("ledger-key-file", "", "")
 	if code, ok := parseFlags(fs, args, evaluateHelp, env); !ok {
 		return code
 	}
@@ -68,6 +80,11 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 		return ExitUsage
 	}
 	opts.Results = results
+	var err error
+	if opts.Ledger, err = readLedger(*ledgerFile, *keyFile); err != nil {
+		fmt.Fprintf(env.Stderr, "breaker evaluate: %s\n", report.SafeLine(err.Error()))
+		return ExitError
+	}
 	opts.Policy = breaker.DefaultPolicy()
 	opts.Policy.TrailerPrefix, opts.Policy.TagPrefix = trailerPrefix, tagPrefix
 	snap, err := evaluate.Load(ctx, opts)
@@ -94,4 +111,56 @@ func checkNames(slice, trailerPrefix, tagPrefix string) error {
 		errs = append(errs, fmt.Errorf("--tag-prefix: %w", err))
 	}
 	return errors.Join(errs...)
+}
+
+// maxLedgerFile caps a --ledger file: far more than any pull request's
+// entries (each under 64 KiB).
+const maxLedgerFile = 256 << 20
+
+// readLedger reads the --ledger file and the --ledger-key-file, each a
+// file the user named (their own, not the agent's workspace).
+func readLedger(file, keyFile string) (evaluate.Ledger, error) {
+	var l evaluate.Ledger
+	if keyFile != "" {
+		key, err := readCapped(keyFile, 4096)
+		if err != nil {
+			return l, fmt.Errorf("--ledger-key-file: %w", err)
+		}
+		if key = bytes.TrimRight(key, "\r\n"); len(key) == 0 {
+			return l, fmt.Errorf("--ledger-key-file %s is empty", keyFile)
+		}
+		l.Key = key
+	}
+	if file == "" {
+		if l.Key != nil {
+			return l, errors.New("--ledger-key-file needs --ledger: there is nothing to verify")
+		}
+		return l, nil
+	}
+	data, err := readCapped(file, maxLedgerFile)
+	if err != nil {
+		return l, fmt.Errorf("--ledger: %w", err)
+	}
+	if l.Entries, err = ledger.ReadLines(bytes.NewReader(data)); err != nil {
+		return l, fmt.Errorf("--ledger %s: %w", file, err)
+	}
+	l.Source = "file"
+	return l, nil
+}
+
+// readCapped reads a file the user named, refusing one over max bytes.
+func readCapped(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s is over %d bytes", name, max)
+	}
+	return data, nil
 }

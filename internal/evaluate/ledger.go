@@ -14,6 +14,10 @@ type Ledger struct {
 	Entries []ledger.Entry
 	Key     []byte // the ledger-key secret; nil when none was given
 	Source  string // "check-runs", "file"; "" = no ledger was read
+	// Tampered are heads whose record the reader found rewritten (a check
+	// run of the breaker's own app with no readable entry): they trip
+	// ledger_tampered with or without a key.
+	Tampered []string
 }
 
 // Run describes this run, for the entry it writes.
@@ -96,7 +100,8 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 
 // ledgerPushes verifies the entries and turns them into pushes.
 func ledgerPushes(l Ledger, names []string) ([]breaker.Push, breaker.LedgerInfo) {
-	info := breaker.LedgerInfo{Entries: len(l.Entries), Signed: l.Key != nil, Source: l.Source}
+	info := breaker.LedgerInfo{Entries: len(l.Entries), Signed: l.Key != nil, Source: l.Source,
+		Tampered: append([]string(nil), l.Tampered...)}
 	if info.Source == "" {
 		info.Source = "none"
 	}

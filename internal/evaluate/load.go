@@ -116,6 +116,20 @@ func (s Snapshot) Slice() string {
 	return slice
 }
 
+// Head is the commit this run observed.
+func (s Snapshot) Head() string { return s.run.Head }
+
+// Failing are the tests failing or erroring in this run's results.
+func (s Snapshot) Failing() []testresult.Test {
+	var out []testresult.Test
+	for _, t := range s.report.Tests {
+		if t.Status.Failed() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // LocalRefs are the breaker's tags in the local repository.
 func (s Snapshot) LocalRefs() breaker.Refs { return s.localRefs }
 

@@ -9,8 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shurcooL/githubv4"
+
 	"github.com/google/go-github/v60/github"
 
+	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
@@ -35,8 +38,11 @@ type Config struct {
 	// APIURL is the REST API base, from GITHUB_API_URL; GitHub Enterprise
 	// Server's is "https://HOST/api/v3". Empty means DefaultAPIURL.
 	APIURL string
-	Owner  string
-	Repo   string
+	// GraphQLURL is the GraphQL endpoint, from GITHUB_GRAPHQL_URL; empty
+	// means GraphQLURL(APIURL).
+	GraphQLURL string
+	Owner      string
+	Repo       string
 	// HTTPClient supplies the base transport and, if set, the timeout of
 	// a whole request including its waits and retries; nil means
 	// http.DefaultTransport and MaxWait plus two minutes.
@@ -56,9 +62,13 @@ type Config struct {
 // implements the Action's ports (internal/action) and is safe for concurrent use.
 type Client struct {
 	gh          *github.Client
+	gql         *githubv4.Client
 	owner, repo string
 	token       string
 }
+
+// The Client serves every port of the Action.
+var _ action.Forge = (*Client)(nil)
 
 // New returns a Client for cfg.Owner/cfg.Repo.
 func New(cfg Config) (*Client, error) {
@@ -96,6 +106,12 @@ func New(cfg Config) (*Client, error) {
 		c.gh = c.gh.WithAuthToken(cfg.Token)
 	}
 	c.gh.BaseURL = base
+	gqlURL := cfg.GraphQLURL
+	if gqlURL == "" {
+		gqlURL = GraphQLURL(cfg.APIURL)
+	}
+	gqlClient := &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &authTransport{token: cfg.Token, base: t}}
+	c.gql = githubv4.NewEnterpriseClient(gqlURL, gqlClient)
 	c.gh.UserAgent = "greenlight-breaker"
 	if cfg.UserAgent != "" {
 		c.gh.UserAgent = cfg.UserAgent

@@ -1,12 +1,14 @@
 package ledger
 
 import (
+	"bufio"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -193,23 +195,36 @@ func Decode(text string) (Entry, error) {
 	if j < 0 {
 		return Entry{}, errors.New("ledger block is not closed")
 	}
-	var e Entry
-	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(rest[:j])))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
+	e, err := decodeJSON(strings.TrimSpace(rest[:j]))
+	if err != nil {
 		return Entry{}, fmt.Errorf("ledger block: %w", err)
 	}
+	return e, nil
+}
+
+// decodeJSON reads one entry's JSON, strictly: no unknown field, the
+// schema, a commit id, known statuses.
+func decodeJSON(s string) (Entry, error) {
+	var e Entry
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return Entry{}, err
+	}
+	if dec.More() {
+		return Entry{}, errors.New("more than one JSON value")
+	}
 	if e.Schema != Schema {
-		return Entry{}, fmt.Errorf("ledger block: schema %q, want %q", e.Schema, Schema)
+		return Entry{}, fmt.Errorf("schema %q, want %q", e.Schema, Schema)
 	}
 	if !validSHA(e.Head) {
-		return Entry{}, fmt.Errorf("ledger block: head %q is not a commit id", e.Head)
+		return Entry{}, fmt.Errorf("head %q is not a commit id", e.Head)
 	}
 	for _, t := range e.Tests {
 		switch t.Status {
 		case breaker.StatusPass, breaker.StatusFail, breaker.StatusError, breaker.StatusSkip, breaker.StatusAbsent:
 		default:
-			return Entry{}, fmt.Errorf("ledger block: test %q has status %q", t.Name, t.Status)
+			return Entry{}, fmt.Errorf("test %q has status %q", t.Name, t.Status)
 		}
 	}
 	return e, nil
@@ -260,4 +275,41 @@ func normaliseMessage(s string) string {
 	s = hexRun.ReplaceAllString(s, "x")
 	s = digits.ReplaceAllString(s, "0")
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// maxLine bounds one line of a JSON-lines ledger file.
+const maxLine = 1 << 20
+
+// ReadLines reads entries as JSON lines, oldest first (what `breaker
+// ledger` prints and `breaker evaluate --ledger` reads). Blank lines are
+// skipped; a line that is not an entry is an error naming its number.
+func ReadLines(r io.Reader) ([]Entry, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	var out []Entry
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		e, err := decodeJSON(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("after %d entries: %w (a line is limited to %d bytes)", len(out), err, maxLine)
+	}
+	return out, nil
+}
+
+// WriteLines writes entries as JSON lines.
+func WriteLines(w io.Writer, es []Entry) error {
+	for _, e := range es {
+		if _, err := w.Write(append(e.normal().json(), '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -161,3 +161,7 @@ func truncateRunes(s string, n int) string {
 	runes := []rune(s)
 	return string(runes[:n]) + "…"
 }
+
+// Clip cuts s to at most n runes, marking a cut with an ellipsis: for one
+// line of untrusted text in a title or an annotation.
+func Clip(s string, n int) string { return truncateRunes(s, n) }

@@ -85,6 +85,11 @@ type Server struct {
 	commits  map[string]commit
 	failures []Failure
 	calls    []Call
+
+	checkRuns   []CheckRun
+	prCommits   map[int][]string
+	forcePushes map[int][]string
+	queries     []string
 }
 
 // New starts a fake GitHub API server that is closed when the test ends.
@@ -94,6 +99,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
 		prs: map[int]breaker.PullRequest{}, nextID: 1000,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},
+		prCommits: map[int][]string{}, forcePushes: map[int][]string{},
 	}
 	for _, opt := range opts {
 		opt(s)
@@ -181,6 +187,11 @@ func (s *Server) routes() http.Handler {
 	handle("GET /collaborators/{login}/permission", s.getPermission)
 	handle("GET /git/commits/{sha}", s.getCommit)
 	handle("POST /git/commits", s.createCommit)
+	handle("POST /check-runs", s.createCheckRun)
+	// github.com serves GraphQL at /graphql, GitHub Enterprise Server at
+	// /api/graphql beside its /api/v3.
+	mux.HandleFunc("POST /graphql", s.graphql)
+	mux.HandleFunc("POST /api/graphql", s.graphql)
 	mux.HandleFunc("/", s.unknown)
 	return s.serve(mux)
 }

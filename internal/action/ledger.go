@@ -1,0 +1,157 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+	"github.com/greenlight-ci/breaker/internal/report"
+)
+
+// remoteState is what one ledger query brought back: the entries of the
+// breaker's own app, its tags, and the pull request's comments.
+type remoteState struct {
+	ledger   evaluate.Ledger
+	tags     map[string]string
+	comments []breaker.Comment
+	complete bool // comments holds every comment of the pull request
+}
+
+// readState reads the ledger of pr (or of branch without one), the
+// breaker's tags and the comments, in one query. Check runs of another app
+// are ignored; one of ours that holds no readable entry was rewritten, and
+// counts as tampered (fail closed): its head is named.
+func readState(ctx context.Context, r *run, pr int, branch string) (remoteState, error) {
+	st, err := r.forge.ReadLedger(ctx, LedgerQuery{PR: pr, Branch: branch, CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix})
+	if err != nil {
+		return remoteState{}, err
+	}
+	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete}
+	rs.ledger = evaluate.Ledger{Source: "check-runs"}
+	if r.in.LedgerKey != "" {
+		rs.ledger.Key = []byte(r.in.LedgerKey)
+	}
+	others := 0
+	for _, run := range st.Runs {
+		if !r.ownApp(run) {
+			others++
+			continue
+		}
+		e, err := ledger.Decode(run.Text)
+		switch {
+		case err != nil:
+			r.note("check run %d on %s holds no readable ledger entry (%v): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), err)
+			rs.ledger.Tampered = append(rs.ledger.Tampered, run.HeadSHA)
+		case !strings.EqualFold(e.Head, run.HeadSHA):
+			r.note("check run %d on %s holds the entry of another commit (%s): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), breaker.ShortSHA(e.Head))
+			rs.ledger.Tampered = append(rs.ledger.Tampered, run.HeadSHA)
+		default:
+			rs.ledger.Entries = append(rs.ledger.Entries, e)
+		}
+	}
+	if others > 0 {
+		r.note("%d check runs named %s by another app were ignored: only the breaker's own app writes the ledger", others, r.in.CheckName)
+	}
+	return rs, nil
+}
+
+// ownApp says whether a check run was written by the breaker's identity:
+// the App of the app-id input, else the GitHub Actions app.
+func (r *run) ownApp(run CheckRunText) bool {
+	if r.in.AppID != 0 {
+		return run.AppID == r.in.AppID
+	}
+	return run.AppSlug == "github-actions"
+}
+
+// refsFor reads the slice's tags out of the state.
+func (rs remoteState) refsFor(r *run, slice string) remoteRefs {
+	if !breaker.ValidSlice(slice) {
+		return remoteRefs{}
+	}
+	// The query lists the tags relative to the tag prefix.
+	rel := func(kind breaker.RefKind) string {
+		return strings.TrimPrefix(breaker.RefName(r.policy, kind, slice), r.in.TagPrefix)
+	}
+	return remoteRefs{checkpoint: rs.tags[rel(breaker.RefCheckpoint)], reset: rs.tags[rel(breaker.RefReset)]}
+}
+
+// maxCheckText is GitHub's limit on a check run's summary and text.
+const maxCheckText = 65535
+
+// writeCheckRun records this run's observation of the head as the
+// breaker's check run there: the conclusion, a one-line title, the
+// diagnostic as summary, failing tests as annotations, and the ledger
+// entry in the text. A token that may not write checks (a fork's pull
+// request) leaves a note; the verdict stands.
+func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision) {
+	entry := snap.Entry(d)
+	var key []byte
+	if r.in.LedgerKey != "" {
+		key = []byte(r.in.LedgerKey)
+	}
+	block, entry := ledger.Encode(entry, key)
+	text := "The ledger entry of this head: what CI observed here, read back by every later run of the breaker.\n\n" + block
+	if entry.Cut > 0 {
+		text = fmt.Sprintf("%d tests were left out of this entry to fit the check run; the failing ones are kept.\n\n", entry.Cut) + text
+	}
+	conclusion := "success"
+	switch {
+	case d.HeadInfra != "":
+		conclusion = "neutral"
+	case d.State == breaker.StateOpen:
+		conclusion = "failure"
+	}
+	run := CheckRun{
+		Name: r.in.CheckName, HeadSHA: snap.Head(), Conclusion: conclusion, Title: checkTitle(d),
+		Summary: report.Markdown(d, report.Options{MaxBytes: maxCheckText - 1000, FullReport: r.gh.RunURL, Redactor: r.red}),
+		Text:    text, Annotations: annotations(snap, r),
+	}
+	_, err := r.forge.CreateCheckRun(ctx, run)
+	switch {
+	case err == nil:
+		r.noteDone("recorded this head's ledger entry in check run %s", r.in.CheckName)
+	case errors.Is(err, breaker.ErrForbidden):
+		r.note("could not write check run %s: the token may not (needs `checks: write`; a fork pull request's token is read-only), so this push is not in the ledger; the verdict is in this summary and the log", r.in.CheckName)
+	default:
+		r.note("could not write check run %s, so this push is not in the ledger: %v", r.in.CheckName, err)
+	}
+}
+
+// checkTitle is the check run's one-line title: the state and the counts.
+func checkTitle(d breaker.Decision) string {
+	failed := 0
+	for _, p := range d.Pushes {
+		if p.Failed && !p.Prior {
+			failed++
+		}
+	}
+	t := fmt.Sprintf("%s: %d/%d failed attempts in slice %s, %d failed pushes", d.State, d.TotalFailed, d.Limits.Slice, d.Slice, failed)
+	if d.Tripped {
+		t += " (" + string(d.TripReason) + ")"
+	}
+	if d.HeadInfra != "" {
+		t = "tests did not run: " + d.HeadInfra
+	}
+	return report.SafeLine(report.Clip(t, 200))
+}
+
+// annotations mark the failing tests of this run at their file and line.
+func annotations(snap evaluate.Snapshot, r *run) []Annotation {
+	var out []Annotation
+	for _, t := range snap.Failing() {
+		if t.File == "" || t.Line <= 0 || len(out) == 50 {
+			continue
+		}
+		msg := report.SafeLine(r.red.Clean(report.Clip(t.Message, 1000)))
+		if msg == "" {
+			msg = "failed"
+		}
+		out = append(out, Annotation{Path: t.File, Line: t.Line, Title: report.SafeLine(report.Clip(t.FullName(), 200)), Message: msg})
+	}
+	return out
+}
