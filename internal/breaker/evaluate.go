@@ -48,13 +48,18 @@ func Evaluate(in Input) Decision {
 	t := fold(current, d.Limits)
 	pt := e.foldPushes(atts, current, cut)
 	d.Pushes = pt.summaries
-	t.total += pt.extra
+	t.total = max(t.total+pt.extra, pt.floor)
 	if t.reason == TripNone {
 		switch {
 		case pt.noProgress:
 			t.reason = TripNoProgress
 		case t.total >= d.Limits.Slice:
 			t.reason = TripSliceCeiling
+		case pt.recorded != nil:
+			// An earlier run found the slice OPEN; what it judged may have
+			// been force-pushed away, its verdict was not.
+			t.reason = pt.recorded.TripReason
+			e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", pt.recorded.TripReason)
 		}
 	}
 	if len(in.Ledger.Tampered) > 0 {
@@ -102,8 +107,13 @@ func (e *evaluator) head() string {
 // attempt, counting attempts before any reset.
 func (e *evaluator) checkpoint(slice string, atts []tracked) Checkpoint {
 	cp := Checkpoint{Tag: RefName(e.p, RefCheckpoint, slice)}
-	if len(atts) > 0 {
+	switch {
+	case len(atts) > 0:
 		cp.SHA = atts[0].commit.Parent
+	case len(e.pushes) > 0 && len(e.in.Commits) > 0:
+		// No declared attempt: the branch's fork point is where every
+		// pushed fix started from.
+		cp.SHA = e.in.Commits[0].Parent
 	}
 	if sha, ok := e.in.Refs.Checkpoints[slice]; ok && sha != "" {
 		cp.Exists, cp.ExistingSHA = true, sha

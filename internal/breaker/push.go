@@ -38,6 +38,17 @@ type Push struct {
 	// designates at Head (StatusAbsent when it designates none), matched by
 	// the adapter as for this run's observation.
 	Declared map[string]PushTest
+	// Verdict is what the observing run decided (ledger pushes only): an
+	// OPEN verdict stays OPEN, and its count is a floor, even when a force
+	// push took the commits it judged away.
+	Verdict *Verdict
+}
+
+// Verdict is a decision as the ledger keeps it.
+type Verdict struct {
+	State       State
+	TripReason  TripReason
+	TotalFailed int
 }
 
 // PushTest is one test at one push.
@@ -78,6 +89,10 @@ type pushTally struct {
 	streak     int  // failed pushes in a row at the end
 	noProgress bool // the streak reached the limit at some push (sticky)
 	extra      int  // failed pushes counted by evidence alone
+	// recorded is the earliest OPEN verdict a counted ledger push keeps,
+	// and floor the highest count one kept.
+	recorded *Verdict
+	floor    int
 }
 
 // dedupePushes keeps one observation per head, at the position of the
@@ -162,6 +177,12 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 			}
 		}
 		prevFailing = failing
+		if v := p.Verdict; v != nil && !s.Prior {
+			if v.State == StateOpen && t.recorded == nil && v.TripReason != TripManual && v.TripReason != TripNone {
+				t.recorded = v
+			}
+			t.floor = max(t.floor, v.TotalFailed)
+		}
 		if !s.Prior {
 			if s.Failed {
 				t.streak++

@@ -36,6 +36,19 @@ type jsonReport struct {
 		Status         string `json:"status"`
 	} `json:"tests"`
 	Misreports  []json.RawMessage `json:"misreports"`
+	Pushes      []struct {
+		Head     string   `json:"head"`
+		Failed   bool     `json:"failed"`
+		Progress bool     `json:"progress"`
+		Vanished []string `json:"vanished"`
+	} `json:"pushes"`
+	Ledger struct {
+		Entries  int      `json:"entries"`
+		Signed   bool     `json:"signed"`
+		Verified bool     `json:"verified"`
+		Source   string   `json:"source"`
+		Tampered []string `json:"tampered"`
+	} `json:"ledger"`
 	Diagnostics []struct {
 		Test            string `json:"test"`
 		ActualError     string `json:"actual_error"`

@@ -74,7 +74,8 @@ func declare(into map[string]breaker.PushTest, tests []testresult.Test, names []
 func entryPush(e ledger.Entry, names []string) breaker.Push {
 	p := breaker.Push{Head: e.Head, ObservedAt: e.ObservedAt, RunID: e.RunID, Event: e.Event,
 		Source: breaker.PushFromLedger, Slice: e.Slice,
-		Tests: make(map[string]breaker.PushTest, len(e.Tests)), Declared: map[string]breaker.PushTest{}}
+		Verdict: &breaker.Verdict{State: e.Verdict.State, TripReason: e.Verdict.TripReason, TotalFailed: e.Verdict.TotalFailed},
+		Tests:   make(map[string]breaker.PushTest, len(e.Tests)), Declared: map[string]breaker.PushTest{}}
 	if e.Infra != nil {
 		p.Infra = *e.Infra
 		if p.Infra == "" {
@@ -124,7 +125,8 @@ func ledgerPushes(l Ledger, names []string) ([]breaker.Push, breaker.LedgerInfo)
 // why the tests did not run.
 func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	e := ledger.Entry{Schema: ledger.Schema, Head: s.run.Head, ObservedAt: s.run.ObservedAt.UTC(),
-		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{}}
+		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{},
+		Verdict: ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed}}
 	if s.run.Infra != "" {
 		infra := s.run.Infra
 		e.Infra = &infra

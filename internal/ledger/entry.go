@@ -32,6 +32,9 @@ type Entry struct {
 	Slice      string    `json:"slice"` // the slice the run decided for
 	Infra      *string   `json:"infra"` // why the tests did not run; null when they ran
 	Counts     Counts    `json:"counts"`
+	// Verdict is what the run decided for the slice at Head: it survives a
+	// force push that takes the commits (and their trailers) away.
+	Verdict Verdict `json:"verdict"`
 	// Tests are every test failing or erroring at Head and every test that
 	// failed at an earlier observed push of the slice, with its status now.
 	Tests []Test `json:"tests"`
@@ -48,6 +51,13 @@ type Counts struct {
 	Failed  int `json:"failed"`
 	Errored int `json:"errored"`
 	Skipped int `json:"skipped"`
+}
+
+// Verdict is a run's decision, as the ledger keeps it.
+type Verdict struct {
+	State       breaker.State      `json:"state"`
+	TripReason  breaker.TripReason `json:"trip_reason"`
+	TotalFailed int                `json:"total_failed"`
 }
 
 // Test is one test at Head.

@@ -1,0 +1,349 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+)
+
+// ledgerRun is one push of an agent that writes no trailers: a commit,
+// then CI's results, then the Action on the push.
+type ledgerRun struct {
+	h      *actionHarness
+	branch string
+	n      int
+}
+
+func newLedgerRun(t *testing.T, branch string) *ledgerRun {
+	h := newActionHarness(t)
+	h.repo.git("checkout", "-q", "-b", branch)
+	return &ledgerRun{h: h, branch: branch}
+}
+
+// push commits a plain fix (no Greenlight trailer), writes the results
+// (test → status) and runs the Action on the push; it returns the run.
+func (l *ledgerRun) push(statuses map[string]string, trailers ...string) (actionResult, string) {
+	l.h.t.Helper()
+	l.n++
+	msg := fmt.Sprintf("Fix the login, take %d\n", l.n)
+	if len(trailers) > 0 {
+		msg += "\n" + strings.Join(trailers, "\n") + "\n"
+	}
+	head := l.h.repo.commit(msg, map[string]string{fmt.Sprintf("internal/auth/fix%d.go", l.n): "package auth\n"})
+	l.h.repo.results("junit.xml", statuses)
+	l.h.srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: l.branch, BaseRef: "main",
+		BaseSHA: l.h.repo.git("rev-parse", "main"), Author: "agent-bot"})
+	return l.h.run("push", pushEvent(l.h.t, l.branch, head)), head
+}
+
+// report reads the JSON report the last run wrote.
+func (l *ledgerRun) report() jsonReport {
+	l.h.t.Helper()
+	data, err := os.ReadFile(filepath.Join(l.h.repo.dir, action.ReportFile))
+	if err != nil {
+		l.h.t.Fatal(err)
+	}
+	var rep jsonReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		l.h.t.Fatal(err)
+	}
+	return rep
+}
+
+func (l *ledgerRun) want(res actionResult, code int, reason string) {
+	l.h.t.Helper()
+	if res.code != code || res.outputs["trip-reason"] != reason {
+		l.h.t.Fatalf("push %d: exit %d, trip-reason %q; want %d, %q\n%s", l.n, res.code, res.outputs["trip-reason"], code, reason, res.stdout)
+	}
+}
+
+// An agent that writes no trailers pushes three fixes while TestLogin
+// fails every time: the third run trips no_progress, with one comment and
+// three check runs.
+func TestLedger_NoTrailersThreeFailedPushesTripNoProgress(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "copilot/fix-login")
+	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
+	res, _ := l.push(fail)
+	l.want(res, ExitClosed, "")
+	res, _ = l.push(fail)
+	l.want(res, ExitClosed, "")
+	res, _ = l.push(fail)
+	l.want(res, ExitTripped, "no_progress")
+	if n := len(l.h.srv.Comments(7)); n != 1 {
+		t.Errorf("%d comments, want 1", n)
+	}
+	runs := l.h.srv.CheckRuns()
+	if len(runs) != 3 {
+		t.Fatalf("%d check runs, want 3", len(runs))
+	}
+	if runs[0].Conclusion != "success" || runs[2].Conclusion != "failure" || runs[2].Name != "greenlight-breaker" {
+		t.Errorf("check runs: %+v; want success first, failure last, named greenlight-breaker", runs)
+	}
+	if !strings.Contains(runs[2].Summary, "Push history") || runs[2].Annotations != 0 {
+		t.Errorf("the check run summary lacks the push history:\n%s", runs[2].Summary)
+	}
+	rep := l.report()
+	if rep.Slice != "copilot-fix-login" || len(rep.Pushes) != 3 || rep.Ledger.Entries != 2 || rep.Ledger.Source != "check-runs" || rep.Ledger.Signed {
+		t.Errorf("slice %q, %d pushes, ledger %+v; want the branch as the slice, 3 pushes, 2 unsigned entries read", rep.Slice, len(rep.Pushes), rep.Ledger)
+	}
+}
+
+// A push that fixes one of two failing tests is progress: the streak
+// starts again.
+func TestLedger_ProgressResetsTheStreak(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	both := map[string]string{"TestLogin": "fail", "TestLogout": "fail"}
+	one := map[string]string{"TestLogin": "pass", "TestLogout": "fail"}
+	// F F P F F F: the streak restarts at the progress and trips at the 6th.
+	for i, st := range []map[string]string{both, both, one, one, one, one} {
+		res, _ := l.push(st)
+		want := ExitClosed
+		if i == 5 {
+			want = ExitTripped
+		}
+		if res.code != want {
+			t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+		}
+	}
+	rep := l.report()
+	if got := []bool{rep.Pushes[2].Progress, rep.Pushes[2].Failed, rep.Pushes[5].Failed}; got[0] != true || got[1] != false || got[2] != true {
+		t.Errorf("push 3 progress/failed, push 6 failed = %v; want true false true", got)
+	}
+}
+
+// Seven failed pushes, never three in a row, with progress in between:
+// the slice ceiling trips, one count per failed push.
+func TestLedger_SevenFailedPushesTripSliceCeiling(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	seq := []map[string]string{}
+	for i := range 4 {
+		cur, next := fmt.Sprintf("TestStep%d", i), fmt.Sprintf("TestStep%d", i+1)
+		seq = append(seq, map[string]string{cur: "fail"}, map[string]string{cur: "fail"})
+		if i < 3 {
+			seq = append(seq, map[string]string{cur: "pass", next: "fail"})
+		}
+	}
+	// F F P F F P F F P F: the 7th failed push is the 10th push.
+	seq = seq[:10]
+	for i, st := range seq {
+		res, _ := l.push(st)
+		if i < 9 {
+			l.want(res, ExitClosed, "")
+			continue
+		}
+		l.want(res, ExitTripped, "slice_ceiling")
+	}
+	if rep := l.report(); rep.TotalFailed != 7 {
+		t.Errorf("total_failed_attempts = %d, want 7", rep.TotalFailed)
+	}
+}
+
+// Six pushes whose trailers claim a pass that CI observed failing: OPEN
+// at the third, from CI's observations of the earlier commits.
+func TestLedger_PassClaimsCIContradictedTripAtTheThird(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/S-5")
+	for i := range 3 {
+		res, _ := l.push(map[string]string{"TestLogin": "fail"},
+			"Greenlight-Slice: S-5", "Greenlight-Test: TestLogin", "Greenlight-Result: pass")
+		if want := map[bool]int{true: ExitTripped, false: ExitClosed}[i == 2]; res.code != want {
+			t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+		}
+	}
+	rep := l.report()
+	if len(rep.Misreports) != 3 || failedOf(rep, "TestLogin") != 3 {
+		t.Errorf("misreports %d, TestLogin failed %d; want 3 and 3 (CI's word over the trailers)", len(rep.Misreports), failedOf(rep, "TestLogin"))
+	}
+}
+
+// The failing test deleted, or skipped, on the next push: not a pass,
+// named as vanished, and the streak goes on.
+func TestLedger_VanishedTestIsNotAPass(t *testing.T) {
+	t.Parallel()
+	for name, later := range map[string]map[string]string{
+		"deleted": {"TestLogout": "pass"},
+		"skipped": {"TestLogin": "skip", "TestLogout": "pass"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			l := newLedgerRun(t, "agent/fix")
+			l.push(map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
+			res, _ := l.push(later)
+			l.want(res, ExitClosed, "")
+			rep := l.report()
+			if p := rep.Pushes[1]; !p.Failed || len(p.Vanished) != 1 || !strings.HasSuffix(p.Vanished[0], "TestLogin") {
+				t.Errorf("push 2 = %+v; want failed, TestLogin vanished", p)
+			}
+			res, _ = l.push(later)
+			l.want(res, ExitTripped, "no_progress")
+		})
+	}
+}
+
+// A force push that drops the attempt commits does not bring the verdict
+// back to CLOSED: the entry of the head it replaced kept the verdict.
+func TestLedger_ForcePushDoesNotCloseTheSlice(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/S-3")
+	var old string
+	for range 3 {
+		var res actionResult
+		res, old = l.push(map[string]string{testDup: "fail"}, "Greenlight-Slice: S-3", "Greenlight-Test: "+testDup)
+		_ = res
+	}
+	// The agent rewrites the branch from main: one new commit, no trailers.
+	l.h.repo.git("checkout", "-q", "main")
+	l.h.repo.git("checkout", "-q", "-B", "agent/S-3")
+	l.h.srv.AddForcePush(7, old)
+	res, head := l.push(map[string]string{"TestOther": "pass"}, "Greenlight-Slice: S-3")
+	l.h.srv.SetPullRequestCommits(7, []string{head})
+	res = l.h.run("push", pushEvent(t, "agent/S-3", head))
+	if res.code != ExitTripped || res.outputs["state"] != "OPEN" {
+		t.Fatalf("after the force push: exit %d, state %s; want 42, OPEN\n%s", res.code, res.outputs["state"], res.stdout)
+	}
+}
+
+// A check run whose text someone else edited, with ledger-key set: OPEN,
+// ledger_tampered, the entry named.
+func TestLedger_EditedEntryTripsLedgerTampered(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.inputs["ledger-key"] = "a-secret-of-more-than-16"
+	res, first := l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitClosed, "")
+	run := l.h.srv.CheckRuns()[0]
+	if !strings.Contains(run.Text, `"mac":"`) {
+		t.Fatalf("the entry is not signed:\n%s", run.Text)
+	}
+	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `"status":"fail"`, `"status":"pass"`, 1))
+	res, _ = l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitTripped, "ledger_tampered")
+	rep := l.report()
+	if len(rep.Ledger.Tampered) != 1 || rep.Ledger.Tampered[0] != first || !rep.Ledger.Signed || rep.Ledger.Verified {
+		t.Errorf("ledger = %+v; want signed, not verified, %s tampered", rep.Ledger, first)
+	}
+}
+
+// Without a key, an entry of our app with no readable block is tampered
+// too (fail closed); a check run of the same name by another app is not
+// ours and is ignored.
+func TestLedger_ForeignAndUnreadableCheckRuns(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	_, first := l.push(map[string]string{"TestLogin": "fail"})
+	forged, _ := ledger.Encode(ledger.Entry{Head: first, Slice: "agent-fix", Tests: []ledger.Test{{Name: "users.TestLogin", Status: breaker.StatusPass}}}, nil)
+	l.h.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: first, Text: forged, AppID: 999, AppSlug: "evil-app"})
+	res, _ := l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitClosed, "")
+	if !strings.Contains(res.stdout, "by another app were ignored") {
+		t.Errorf("the log does not say the foreign check run was ignored:\n%s", res.stdout)
+	}
+	l.h.srv.SetCheckRunText(l.h.srv.CheckRuns()[0].ID, "nothing to see")
+	res, _ = l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitTripped, "ledger_tampered")
+}
+
+// A re-run of the same head, and the push + pull_request pair of one head,
+// count once.
+func TestLedger_SameHeadCountsOnce(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	fail := map[string]string{"TestLogin": "fail"}
+	_, head := l.push(fail)
+	pr := breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/fix", BaseRef: "main", BaseSHA: l.h.repo.git("rev-parse", "main")}
+	l.h.run("push", pushEvent(t, "agent/fix", head))
+	l.h.run("pull_request", pullRequestEvent(t, "synchronize", pr))
+	res, _ := l.push(fail)
+	l.want(res, ExitClosed, "")
+	if rep := l.report(); len(rep.Pushes) != 2 {
+		t.Errorf("%d pushes, want 2: three runs on the first head count once", len(rep.Pushes))
+	}
+	if n := len(l.h.srv.CheckRuns()); n != 4 {
+		t.Errorf("%d check runs, want 4 (one per run)", n)
+	}
+}
+
+// A steady-state push run (pull request, checkpoint tag and comment in
+// place) makes at most 5 API calls.
+func TestLedger_SteadyStatePushRunMakesFewCalls(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/S-3")
+	trailers := []string{"Greenlight-Slice: S-3", "Greenlight-Test: " + testDup}
+	l.push(map[string]string{testDup: "fail"}, trailers...)
+	l.h.srv.ResetCalls()
+	res, _ := l.push(map[string]string{testDup: "fail"}, trailers...)
+	l.want(res, ExitClosed, "")
+	calls := l.h.srv.Calls()
+	if len(calls) > 5 {
+		t.Errorf("%d API calls, want at most 5: %v", len(calls), calls)
+	}
+}
+
+// breaker evaluate --ledger, on a clone, gives the verdict the Action gave.
+func TestLedger_CLIReplaysTheActionsVerdict(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	fail := map[string]string{"TestLogin": "fail"}
+	l.push(fail)
+	l.push(fail)
+	res, head := l.push(fail)
+	l.want(res, ExitTripped, "no_progress")
+	action := l.report()
+
+	var entries []ledger.Entry
+	for _, run := range l.h.srv.CheckRuns()[:2] {
+		e, err := ledger.Decode(run.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, e)
+	}
+	file := filepath.Join(t.TempDir(), "entries.jsonl")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ledger.WriteLines(f, entries); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if got := l.h.repo.git("rev-parse", "agent/fix"); got != head {
+		t.Fatalf("agent/fix is at %s, want %s", got, head)
+	}
+	out, stderr, code := runCLI(t, "", "evaluate", "--repo", l.h.repo.dir, "--head", "agent/fix", "--base", "main",
+		"--results", "junit.xml", "--ledger", file, "--format", "json")
+	if code != ExitTripped {
+		t.Fatalf("CLI exit %d, want 42\n%s", code, stderr)
+	}
+	var cli jsonReport
+	if err := json.Unmarshal([]byte(out), &cli); err != nil {
+		t.Fatal(err)
+	}
+	type verdict struct {
+		State, Slice string
+		Reason       string
+		Total        int
+		Failed       []bool
+	}
+	v := func(r jsonReport) verdict {
+		out := verdict{State: r.State, Slice: r.Slice, Reason: reason(r), Total: r.TotalFailed}
+		for _, p := range r.Pushes {
+			out.Failed = append(out.Failed, p.Failed)
+		}
+		return out
+	}
+	if a, c := v(action), v(cli); fmt.Sprint(a) != fmt.Sprint(c) {
+		t.Errorf("the CLI's verdict %+v differs from the Action's %+v", c, a)
+	}
+}
