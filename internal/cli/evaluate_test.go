@@ -35,8 +35,8 @@ type jsonReport struct {
 		FailedAttempts int    `json:"failed_attempts"`
 		Status         string `json:"status"`
 	} `json:"tests"`
-	Misreports  []json.RawMessage `json:"misreports"`
-	Pushes      []struct {
+	Misreports []json.RawMessage `json:"misreports"`
+	Pushes     []struct {
 		Head     string   `json:"head"`
 		Failed   bool     `json:"failed"`
 		Progress bool     `json:"progress"`
