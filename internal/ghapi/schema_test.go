@@ -1,0 +1,94 @@
+package ghapi_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/ghapi"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+)
+
+// schemaPath is GitHub's published GraphQL schema, kept beside the project.
+var schemaPath = filepath.Join("..", "..", "..", "shared", "fixtures", "github-graphql", "schema.graphql")
+
+// TestLedgerQueries_ValidateAgainstGitHubsSchema sends both ledger queries
+// (a pull request's, a branch's) to the fake and validates the text the
+// client sent against GitHub's published schema: a query that does not
+// validate would fail on GitHub. A corpus test: it skips without ../shared.
+func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
+	t.Parallel()
+	sdl, err := os.ReadFile(schemaPath)
+	if err != nil {
+		t.Skipf("GitHub's GraphQL schema is not beside the project (%v); skipping the corpus check", err)
+	}
+	schema := loadSchema(t, string(sdl))
+	srv := ghfake.New(t)
+	c, err := ghapi.New(ghapi.Config{Token: "t", APIURL: srv.URL(), Owner: srv.Owner(), Repo: srv.Repo()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []action.LedgerQuery{
+		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"},
+		{Branch: "agent/fix", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"},
+	} {
+		if _, err := c.ReadLedger(context.Background(), q); err != nil {
+			t.Fatalf("ReadLedger(%+v): %v", q, err)
+		}
+	}
+	if _, errs := gqlparser.LoadQuery(schema, `query { repository(owner: "a", name: "b") { checkRunz { id } } }`); len(errs) == 0 {
+		t.Fatal("a query with an unknown field validates: the check proves nothing")
+	}
+	queries := srv.GraphQLQueries()
+	if len(queries) != 2 {
+		t.Fatalf("the fake received %d queries, want 2", len(queries))
+	}
+	for _, q := range queries {
+		if _, errs := gqlparser.LoadQuery(schema, q); len(errs) > 0 {
+			t.Errorf("query does not validate against GitHub's schema: %v\n%s", errs, q)
+		}
+		for _, want := range []string{"checkRuns", "checkSuites", "refs("} {
+			if !strings.Contains(q, want) {
+				t.Errorf("query lacks %s:\n%s", want, q)
+			}
+		}
+	}
+}
+
+// loadSchema parses GitHub's SDL. The published file defines a few fields
+// twice (EnterpriseOwnerInfo.repositoryDeployKeySetting), which GitHub's
+// server tolerates and gqlparser's validator does not: the repeats are
+// dropped before validation.
+func loadSchema(t *testing.T, sdl string) *ast.Schema {
+	t.Helper()
+	doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema.graphql", Input: sdl})
+	if err != nil {
+		t.Fatalf("parse the schema: %v", err)
+	}
+	for _, defs := range []ast.DefinitionList{doc.Definitions, doc.Extensions} {
+		for _, d := range defs {
+			seen := map[string]bool{}
+			var fields ast.FieldList
+			for _, f := range d.Fields {
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					fields = append(fields, f)
+				}
+			}
+			d.Fields = fields
+		}
+	}
+	schema, err := validator.ValidateSchemaDocument(doc)
+	if err != nil {
+		t.Fatalf("validate the schema: %v", err)
+	}
+	return schema
+}
