@@ -35,35 +35,49 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)
 	}
+	entries, tampered, notes := DecodeLedger(st.Runs, r.in.AppID, r.in.CheckName)
+	rs.ledger.Entries, rs.ledger.Tampered = entries, tampered
+	for _, n := range notes {
+		r.note("%s", n)
+	}
+	return rs, nil
+}
+
+// DecodeLedger reads the ledger entries out of check runs: only those of
+// the breaker's own app count (the App of appID, else the GitHub Actions
+// app). One of ours that holds no readable entry, or the entry of another
+// commit, was rewritten: its head is returned as tampered (fail closed).
+// notes say what was ignored or found rewritten.
+func DecodeLedger(runs []CheckRunText, appID int64, checkName string) (entries []ledger.Entry, tampered, notes []string) {
 	others := 0
-	for _, run := range st.Runs {
-		if !r.ownApp(run) {
+	for _, run := range runs {
+		if !ownApp(run, appID) {
 			others++
 			continue
 		}
 		e, err := ledger.Decode(run.Text)
 		switch {
 		case err != nil:
-			r.note("check run %d on %s holds no readable ledger entry (%v): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), err)
-			rs.ledger.Tampered = append(rs.ledger.Tampered, run.HeadSHA)
+			notes = append(notes, fmt.Sprintf("check run %d on %s holds no readable ledger entry (%v): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), err))
+			tampered = append(tampered, run.HeadSHA)
 		case !strings.EqualFold(e.Head, run.HeadSHA):
-			r.note("check run %d on %s holds the entry of another commit (%s): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), breaker.ShortSHA(e.Head))
-			rs.ledger.Tampered = append(rs.ledger.Tampered, run.HeadSHA)
+			notes = append(notes, fmt.Sprintf("check run %d on %s holds the entry of another commit (%s): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), breaker.ShortSHA(e.Head)))
+			tampered = append(tampered, run.HeadSHA)
 		default:
-			rs.ledger.Entries = append(rs.ledger.Entries, e)
+			entries = append(entries, e)
 		}
 	}
 	if others > 0 {
-		r.note("%d check runs named %s by another app were ignored: only the breaker's own app writes the ledger", others, r.in.CheckName)
+		notes = append(notes, fmt.Sprintf("%d check runs named %s by another app were ignored: only the breaker's own app writes the ledger", others, checkName))
 	}
-	return rs, nil
+	ledger.Sort(entries)
+	return entries, tampered, notes
 }
 
-// ownApp says whether a check run was written by the breaker's identity:
-// the App of the app-id input, else the GitHub Actions app.
-func (r *run) ownApp(run CheckRunText) bool {
-	if r.in.AppID != 0 {
-		return run.AppID == r.in.AppID
+// ownApp says whether a check run was written by the breaker's identity.
+func ownApp(run CheckRunText, appID int64) bool {
+	if appID != 0 {
+		return run.AppID == appID
 	}
 	return run.AppSlug == "github-actions"
 }

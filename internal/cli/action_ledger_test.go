@@ -347,3 +347,39 @@ func TestLedger_CLIReplaysTheActionsVerdict(t *testing.T) {
 		t.Errorf("the CLI's verdict %+v differs from the Action's %+v", c, a)
 	}
 }
+
+// breaker ledger fetches the pull request's entries, verifies them with the
+// key, and names the one someone rewrote (exit 42).
+func TestLedger_CommandFetchesAndVerifies(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.inputs["ledger-key"] = "a-secret-of-more-than-16"
+	l.push(map[string]string{"TestLogin": "fail"})
+	_, second := l.push(map[string]string{"TestLogin": "fail"})
+	keyFile := filepath.Join(t.TempDir(), "key")
+	writeFile(t, keyFile, "a-secret-of-more-than-16\n")
+	env := map[string]string{"GITHUB_TOKEN": actionToken, "GITHUB_API_URL": l.h.srv.URL()}
+	repo := l.h.srv.Owner() + "/" + l.h.srv.Repo()
+	out, stderr, code := runCLIEnv(t, env, "", "ledger", "--repo", repo, "--pr", "7", "--ledger-key-file", keyFile)
+	if code != ExitClosed {
+		t.Fatalf("exit %d, want 0\n%s", code, stderr)
+	}
+	entries, err := ledger.ReadLines(strings.NewReader(out))
+	if err != nil || len(entries) != 2 || entries[1].Head != second {
+		t.Fatalf("entries %+v (%v); want 2, oldest first", entries, err)
+	}
+	run := l.h.srv.CheckRuns()[1]
+	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `"status":"fail"`, `"status":"pass"`, 1))
+	_, stderr, code = runCLIEnv(t, env, "", "ledger", "--repo", repo, "--pr", "7", "--ledger-key-file", keyFile)
+	if code != ExitTripped || !strings.Contains(stderr, "do not verify") || !strings.Contains(stderr, second[:7]) {
+		t.Errorf("after an edit: exit %d, stderr %q; want 42 naming %s", code, stderr, second[:7])
+	}
+	for _, args := range [][]string{{"ledger", "--repo", "x"}, {"ledger", "--repo", repo}, {"ledger", "--repo", repo, "--pr", "1", "--branch", "b"}} {
+		if _, _, code := runCLIEnv(t, env, "", args...); code != ExitUsage {
+			t.Errorf("breaker %v: exit %d, want 2", args, code)
+		}
+	}
+	if _, stderr, code := runCLI(t, "", "ledger", "--repo", repo, "--pr", "7"); code != ExitError || !strings.Contains(stderr, "GITHUB_TOKEN") {
+		t.Errorf("without a token: exit %d, stderr %q; want 1 naming GITHUB_TOKEN", code, stderr)
+	}
+}

@@ -29,6 +29,7 @@ func commands() []command {
 		{"evaluate", "evaluate the agent branch and print the verdict", runEvaluate},
 		{"trailers", "print the git trailers of a commit message as JSON", runTrailers},
 		{"results", "print what the breaker reads from test result files", runResults},
+		{"ledger", "fetch CI's ledger of a pull request or branch as JSON lines", runLedger},
 		{"demo", "evaluate a throw-away repository with a death spiral", runDemo},
 		{"protocol", "print the agent-side protocol", runProtocol},
 		{"action", "run as a GitHub Action (default when GITHUB_ACTIONS=true)", runAction},

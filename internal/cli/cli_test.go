@@ -14,6 +14,7 @@ func TestHelp_EveryCommandIsGoldenAndNamesExitCodes(t *testing.T) {
 		"help/demo.golden":     {"demo", "--help"},
 		"help/protocol.golden": {"protocol", "--help"},
 		"help/action.golden":   {"action", "--help"},
+		"help/ledger.golden":   {"ledger", "--help"},
 	}
 	for name, args := range cases {
 		stdout, stderr, code := runCLI(t, "", args...)

@@ -122,12 +122,9 @@ const maxLedgerFile = 256 << 20
 func readLedger(file, keyFile string) (evaluate.Ledger, error) {
 	var l evaluate.Ledger
 	if keyFile != "" {
-		key, err := readCapped(keyFile, 4096)
+		key, err := readKey(keyFile)
 		if err != nil {
-			return l, fmt.Errorf("--ledger-key-file: %w", err)
-		}
-		if key = bytes.TrimRight(key, "\r\n"); len(key) == 0 {
-			return l, fmt.Errorf("--ledger-key-file %s is empty", keyFile)
+			return l, err
 		}
 		l.Key = key
 	}
@@ -146,6 +143,19 @@ func readLedger(file, keyFile string) (evaluate.Ledger, error) {
 	}
 	l.Source = "file"
 	return l, nil
+}
+
+// readKey reads the ledger key from a file: its content, without the
+// trailing line break.
+func readKey(keyFile string) ([]byte, error) {
+	key, err := readCapped(keyFile, 4096)
+	if err != nil {
+		return nil, fmt.Errorf("--ledger-key-file: %w", err)
+	}
+	if key = bytes.TrimRight(key, "\r\n"); len(key) == 0 {
+		return nil, fmt.Errorf("--ledger-key-file %s is empty", keyFile)
+	}
+	return key, nil
 }
 
 // readCapped reads a file the user named, refusing one over max bytes.
