@@ -125,4 +125,3 @@ func usageError(env *Env, cmd, msg string) int {
 	fmt.Fprintf(env.Stderr, "breaker %s: %s; run 'breaker %s --help' for usage\n", cmd, msg, cmd)
 	return ExitUsage
 }
-
