@@ -18,6 +18,7 @@ type evaluator struct {
 func Evaluate(in Input) Decision {
 	e := &evaluator{in: in, p: in.Policy.normalized()}
 	e.observationNotes()
+	e.nearMissNotes()
 	cands := collect(in, e.p)
 	slice, source := verdictSlice(in, cands)
 	e.pushes = slicePushes(in.Pushes, slice)
