@@ -18,10 +18,10 @@ func TestLoad_NearMissTrailersAreNamed(t *testing.T) {
 	g.run("commit", "-q", "--allow-empty", "-m", "Initial commit")
 	g.run("checkout", "-q", "-b", "agent/S-1")
 	msgs := map[string]string{
-		"Try one\nGreenlight-Test: TestNoBlank\n":                                                  "no blank line between the subject",
-		"Try two\n\nGreenlight-Test: TestProse\nI changed the handler because it was wrong.\n":      "prose inside the block",
-		"Try three\n\nGreenlight-Test: TestEarly\n\nMore words after it.\n":                          "not in the last paragraph",
-		"Try four\n\nGreenlight-Slice: S-1\nGreenlight-Tset: TestTypo\n":                              "did you mean Greenlight-Test?",
+		"Try one\nGreenlight-Test: TestNoBlank\n":                                                 "no blank line between the subject",
+		"Try two\n\nGreenlight-Test: TestProse\nI changed the handler because it was wrong.\n":    "prose inside the block",
+		"Try three\n\nGreenlight-Test: TestEarly\n\nMore words after it.\n":                       "not in the last paragraph",
+		"Try four\n\nGreenlight-Slice: S-1\nGreenlight-Tset: TestTypo\n":                          "did you mean Greenlight-Test?",
 		"Try five\n\nGreenlight-Slice: S-1\nGreenlight-Test: TestFine\nGreenlight-Result: fail\n": "",
 	}
 	for msg := range msgs {
