@@ -24,6 +24,8 @@ func (e *evaluator) sliceNotes(d Decision, all, current int) {
 	switch {
 	case all == 0 && d.Slice == "":
 		e.notef("no attempts: no commit carries a %s trailer", testKey)
+	case all == 0 && len(d.Pushes) > 0:
+		e.notef("no declared attempts for slice %s (no commit carries a %s trailer): it is judged by CI's observations of its pushes alone", d.Slice, testKey)
 	case all == 0:
 		e.notef("no attempts for slice %s: no commit of it carries a %s trailer", d.Slice, testKey)
 	case current == 0:

@@ -383,3 +383,30 @@ func TestLedger_CommandFetchesAndVerifies(t *testing.T) {
 		t.Errorf("without a token: exit %d, stderr %q; want 1 naming GITHUB_TOKEN", code, stderr)
 	}
 }
+
+// An unreadable ledger is an error (exit 1) naming it, never "no history".
+func TestLedger_UnreadableLedgerIsAnError(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/graphql", Status: 403, Times: 5})
+	res, _ := l.push(map[string]string{"TestLogin": "fail"})
+	if res.code != ExitError || !strings.Contains(res.stdout, "read the ledger") {
+		t.Fatalf("exit %d; want 1 and an error naming the ledger\n%s", res.code, res.stdout)
+	}
+	if n := len(l.h.srv.CheckRuns()); n != 0 {
+		t.Errorf("%d check runs written without reading the ledger", n)
+	}
+}
+
+// A token that may not write checks (a fork's pull request) loses the
+// ledger entry, never the verdict, and says why.
+func TestLedger_ForbiddenCheckRunKeepsVerdict(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/check-runs", Status: 403, Times: 5})
+	res, _ := l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitClosed, "")
+	if !strings.Contains(res.summary, "checks: write") || res.outputs["state"] != "CLOSED" {
+		t.Errorf("summary does not say the check run needs checks: write, or the verdict is lost:\n%s", res.summary)
+	}
+}
