@@ -285,6 +285,7 @@ func TestLedger_SteadyStatePushRunMakesFewCalls(t *testing.T) {
 	res, _ := l.push(map[string]string{testDup: "fail"}, trailers...)
 	l.want(res, ExitClosed, "")
 	calls := l.h.srv.Calls()
+	t.Logf("a steady-state push run: %d API calls: %v", len(calls), calls)
 	if len(calls) > 5 {
 		t.Errorf("%d API calls, want at most 5: %v", len(calls), calls)
 	}
