@@ -163,6 +163,7 @@ type Decision struct {
 	Diagnostics   []Diagnostic
 	Pushes        []PushSummary // every observed push of the slice, oldest first
 	Ledger        LedgerInfo
+	Base          Base
 	Notes         []string
 }
 

@@ -40,6 +40,7 @@ func Evaluate(in Input) Decision {
 		HeadInfra:     in.Observation.Infra,
 		Limits:        Limits{PerTest: e.p.PerTestLimit, Slice: e.p.SliceLimit, NoProgress: e.p.NoProgressLimit},
 		Ledger:        in.Ledger,
+		Base:          in.Base,
 		Checkpoint:    e.checkpoint(slice, atts),
 		ResetSHA:      resetSHA,
 		Scope:         info,

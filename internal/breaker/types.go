@@ -129,4 +129,21 @@ type Input struct {
 	// and the trailers are evidence.
 	Pushes []Push
 	Ledger LedgerInfo // where Pushes came from, and whether they verified
+	Base   Base       // the base the branch was read from
+}
+
+// The sources of a Base.
+const (
+	BaseFromFlag  = "flag"  // --base
+	BaseFromLocal = "local" // the repository's default branch (origin/HEAD, main, ...)
+	BaseFromEvent = "event" // the event payload (pull_request.base.sha)
+	BaseFromAPI   = "api"   // GitHub's API (the pull request, the default branch)
+)
+
+// Base is the base the branch was read from: what it is called, the
+// commit, and where that came from.
+type Base struct {
+	Ref    string
+	SHA    string
+	Source string
 }

@@ -24,6 +24,10 @@ type Options struct {
 	RepoDir string   // the git work tree, which is also the workspace results are read from
 	Head    string   // revision of the agent branch head; "" = HEAD
 	Base    string   // base revision; "" = the default branch
+	// BaseSource says where Base came from (breaker.BaseFromFlag, ...);
+	// "" = BaseFromFlag when Base is set, else BaseFromLocal. BaseRef names
+	// it for people when Base is a SHA (e.g. "main").
+	BaseSource, BaseRef string
 	Slice   string   // "" = the newest attempt's slice
 	Branch  string   // branch name for the S-<n> fallback; "" = from Head
 	Results []string // result file globs, relative to RepoDir
@@ -71,7 +75,11 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	in := breaker.Input{Policy: p, Commits: lg.Commits, Slice: opts.Slice, Branch: opts.Branch, Force: opts.Force}
+	if err := checkBase(opts, lg); err != nil {
+		return Snapshot{}, err
+	}
+	in := breaker.Input{Policy: p, Commits: lg.Commits, Slice: opts.Slice, Branch: opts.Branch, Force: opts.Force,
+		Base: baseOf(opts, lg)}
 	if in.Branch == "" {
 		in.Branch = lg.Branch
 	}
@@ -196,4 +204,43 @@ func loadScope(ws *workspace.Workspace, name string) (breaker.ScopeSource, error
 		return nil, fmt.Errorf("read the contracts beside %s: %w", rel, err)
 	}
 	return scope.Parse(rel, graph, contracts)
+}
+
+// baseOf names the base the branch was read from.
+func baseOf(opts Options, lg gitlog.Log) breaker.Base {
+	b := breaker.Base{Ref: lg.BaseRef, SHA: lg.BaseSHA, Source: opts.BaseSource}
+	if opts.BaseRef != "" {
+		b.Ref = opts.BaseRef
+	}
+	if b.Source == "" {
+		b.Source = breaker.BaseFromLocal
+		if opts.Base != "" {
+			b.Source = breaker.BaseFromFlag
+		}
+	}
+	return b
+}
+
+// checkBase refuses a base that leaves nothing to judge, which would read
+// as "no attempts": the head itself, or a commit that shares no history
+// with it.
+func checkBase(opts Options, lg gitlog.Log) error {
+	switch {
+	case lg.BaseSHA == "":
+		return nil
+	case lg.BaseSHA == lg.HeadSHA:
+		return fmt.Errorf("the base %s (%s) is the head itself: there is no branch to judge; give the base the branch forked from "+
+			"(--base, or in the Action the pull request's base, which the event gives)", describeBase(opts, lg), breaker.ShortSHA(lg.BaseSHA))
+	case lg.ForkPoint == "" && len(lg.Commits) > 0:
+		return fmt.Errorf("the base %s (%s) shares no history with the head %s: give the branch the head forked from, "+
+			"and fetch the whole history (actions/checkout with fetch-depth: 0)", describeBase(opts, lg), breaker.ShortSHA(lg.BaseSHA), breaker.ShortSHA(lg.HeadSHA))
+	}
+	return nil
+}
+
+func describeBase(opts Options, lg gitlog.Log) string {
+	if opts.BaseRef != "" {
+		return opts.BaseRef
+	}
+	return lg.BaseRef
 }

@@ -107,6 +107,7 @@ type Log struct {
 	HeadSHA   string
 	Branch    string // short branch name of Head when it names a branch, else ""
 	BaseRef   string // the ref (or revision) used as the base; "" when none
+	BaseSHA   string // the commit the base resolved to; "" when none
 	Note      string // what the reader should know, e.g. that no base was found
 }
 
@@ -136,7 +137,7 @@ func (r *Repo) Log(ctx context.Context, opts Options) (Log, error) {
 		out.Note = noBaseNote
 		res, err = firstParentChain(ctx, src, shallow, head.hash, early.offer)
 	} else {
-		out.BaseRef = base.name
+		out.BaseRef, out.BaseSHA = base.name, base.hash.String()
 		w := newWalker(src, shallow)
 		w.onBranch = early.offer
 		res, err = w.findFork(ctx, head.hash, base.hash)

@@ -21,6 +21,7 @@ func newReport(d breaker.Decision) Report {
 		Slice:               d.Slice,
 		SliceSource:         d.SliceSource,
 		Head:                d.Head,
+		Base:                ReportBase{Ref: d.Base.Ref, SHA: nullable(d.Base.SHA), Source: d.Base.Source},
 		HeadInfra:           nullable(d.HeadInfra),
 		Limits:              ReportLimits{PerTest: d.Limits.PerTest, Slice: d.Limits.Slice, NoProgress: d.Limits.NoProgress},
 		TotalFailedAttempts: d.TotalFailed,

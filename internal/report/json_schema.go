@@ -16,6 +16,7 @@ type Report struct {
 	Slice               string             `json:"slice"`
 	SliceSource         string             `json:"slice_source"`
 	Head                string             `json:"head"`
+	Base                ReportBase         `json:"base"`
 	HeadInfra           *string            `json:"head_infra"`
 	Limits              ReportLimits       `json:"limits"`
 	TotalFailedAttempts int                `json:"total_failed_attempts"`
@@ -30,6 +31,13 @@ type Report struct {
 	Pushes              []ReportPush       `json:"pushes"`
 	Ledger              ReportLedger       `json:"ledger"`
 	Notes               []string           `json:"notes"`
+}
+
+// ReportBase is the base the branch was read from.
+type ReportBase struct {
+	Ref    string  `json:"ref"`
+	SHA    *string `json:"sha"`
+	Source string  `json:"source"` // "flag", "local", "event" or "api"
 }
 
 // ReportPush is one pushed head CI observed (this run, or the ledger).

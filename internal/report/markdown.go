@@ -84,6 +84,7 @@ func header(d breaker.Decision) string {
 		"**Trip reason:** "+tripReason(d),
 		"**State:** "+EscapeInline(string(d.State)),
 		"**Head:** "+shaSpan(d.Head),
+		"**Base:** "+baseLine(d.Base),
 		"**Checkpoint:** "+checkpointLine(d.Checkpoint))
 	if d.ResetSHA != "" {
 		lines = append(lines, "**Reset:** counts restart after "+shaSpan(d.ResetSHA))
@@ -95,6 +96,18 @@ func header(d breaker.Decision) string {
 			inline(d.HeadInfra) + "\n"
 	}
 	return out
+}
+
+// baseLine names the base the branch was read from, and its source.
+func baseLine(b breaker.Base) string {
+	if b.SHA == "" {
+		return "none found: the whole history of the head was read"
+	}
+	src := map[string]string{
+		breaker.BaseFromFlag: "given with --base", breaker.BaseFromLocal: "the repository's default branch",
+		breaker.BaseFromEvent: "from the event", breaker.BaseFromAPI: "from GitHub's API",
+	}[b.Source]
+	return inline(b.Ref) + " at " + shaSpan(b.SHA) + " (" + src + ")"
 }
 
 func title(d breaker.Decision) string {

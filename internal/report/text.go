@@ -18,6 +18,9 @@ func Text(d breaker.Decision) string {
 	fmt.Fprintf(&b, "breaker: %s — %s\n", SafeLine(string(d.State)), textReason(d))
 	fmt.Fprintf(&b, "slice:   %s\n", textSlice(d))
 	fmt.Fprintf(&b, "head:    %s\n", textHead(d))
+	if d.Base.SHA != "" {
+		fmt.Fprintf(&b, "base:    %s at %s (from %s)\n", SafeLine(d.Base.Ref), SafeLine(breaker.ShortSHA(d.Base.SHA)), SafeLine(d.Base.Source))
+	}
 	b.WriteString("tests:\n")
 	if len(d.Tests) == 0 {
 		b.WriteString("  (no attempts in this slice)\n")
