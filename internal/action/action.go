@@ -99,22 +99,34 @@ func route(ctx context.Context, r *run) Outcome {
 // overrides of the run's inputs.
 type loadSpec struct {
 	head, branch string
-	base, slice  string // "" = the input's
+	slice        string // "" = the input's
 	force        bool   // the pull cord
 	pr           int    // the pull request, for the ledger entry; 0 = none
+	// base is the commit the branch is read from, as the event or the API
+	// gives it: never a ref of the workspace, which the code under test can
+	// move. "" = the repository's default branch, from the API.
+	base, baseRef, baseSource string
 }
 
 // load reads the branch at head once, with the run's inputs and what the
 // ledger query read (r.state, when it ran).
 func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
+	if r.in.Base != "" { // a commit SHA the workflow pinned
+		s.base, s.baseRef, s.baseSource = r.in.Base, r.in.Base, breaker.BaseFromFlag
+	}
+	if s.base == "" && r.state != nil && r.state.defaultSHA != "" {
+		s.base, s.baseRef, s.baseSource = r.state.defaultSHA, r.state.defaultBranch, breaker.BaseFromAPI
+	}
 	if s.base == "" {
-		s.base = r.in.Base
+		return evaluate.Snapshot{}, errors.New("no base: neither the event nor GitHub's API gave the commit the branch forked from; " +
+			"the breaker never takes it from the workspace's refs, which the code under test can move")
 	}
 	if s.slice == "" {
 		s.slice = r.in.Slice
 	}
 	opts := evaluate.Options{
-		RepoDir: r.gh.Workspace, Head: s.head, Base: s.base, Slice: s.slice, Branch: s.branch,
+		RepoDir: r.gh.Workspace, Head: s.head, Base: s.base, BaseRef: s.baseRef, BaseSource: s.baseSource,
+		Slice: s.slice, Branch: s.branch,
 		Results: r.in.Results, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
 		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr},
 	}
@@ -124,6 +136,9 @@ func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
 	return r.deps.Load(ctx, opts)
 }
 
+// errDefaultBranch: a push to the default branch has no agent branch to judge.
+var errDefaultBranch = errors.New("the default branch")
+
 // judgeWith reads the ledger (with the tags and the comments), loads the
 // branch once and decides with the remote tags of the slice.
 func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, breaker.Decision, remoteRefs, error) {
@@ -132,6 +147,9 @@ func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, brea
 		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, fmt.Errorf("read the ledger (CI's earlier observations; the breaker never judges without them): %w", err)
 	}
 	r.state = &rs
+	if s.pr == 0 && s.branch != "" && s.branch == rs.defaultBranch {
+		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, errDefaultBranch
+	}
 	snap, err := r.load(ctx, s)
 	if err != nil {
 		return snap, breaker.Decision{}, remoteRefs{}, err

@@ -15,10 +15,11 @@ import (
 // remoteState is what one ledger query brought back: the entries of the
 // breaker's own app, its tags, and the pull request's comments.
 type remoteState struct {
-	ledger   evaluate.Ledger
-	tags     map[string]string
-	comments []breaker.Comment
-	complete bool // comments holds every comment of the pull request
+	ledger                    evaluate.Ledger
+	defaultBranch, defaultSHA string
+	tags                      map[string]string
+	comments                  []breaker.Comment
+	complete                  bool // comments holds every comment of the pull request
 }
 
 // readState reads the ledger of pr (or of branch without one), the
@@ -30,7 +31,8 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if err != nil {
 		return remoteState{}, err
 	}
-	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete}
+	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete,
+		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA}
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)

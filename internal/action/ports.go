@@ -79,9 +79,12 @@ type LedgerQuery struct {
 
 // LedgerState is what the query found.
 type LedgerState struct {
-	Runs     []CheckRunText
-	Tags     map[string]string // tag name (without refs/tags/) → commit SHA
-	Comments []breaker.Comment // the pull request's newest comments, when PR > 0
+	// DefaultBranch and DefaultSHA are the repository's default branch and
+	// its tip: the base of a branch without a pull request.
+	DefaultBranch, DefaultSHA string
+	Runs                      []CheckRunText
+	Tags                      map[string]string // tag name (without refs/tags/) → commit SHA
+	Comments                  []breaker.Comment // the pull request's newest comments, when PR > 0
 	// CommentsComplete is false when the pull request has more comments
 	// than the query returned: the caller lists them all before posting.
 	CommentsComplete bool

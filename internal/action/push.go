@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
@@ -28,7 +29,7 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 	default:
 		r.note("no open pull request has this commit as its head: no comment")
 	}
-	return judge(ctx, r, p.After, branch, pr)
+	return judge(ctx, r, p.After, branch, pr, breaker.BaseFromAPI)
 }
 
 // onPullRequest evaluates the pull request's head commit, never the merge
@@ -40,19 +41,24 @@ func onPullRequest(ctx context.Context, r *run, action string, pr breaker.PullRe
 		r.ax.Logf("breaker: nothing to do for pull_request %q; the breaker acts on opened, synchronize, reopened and closed", action)
 		return Outcome{}
 	}
-	return judge(ctx, r, pr.HeadSHA, pr.HeadRef, &pr)
+	return judge(ctx, r, pr.HeadSHA, pr.HeadRef, &pr, breaker.BaseFromEvent)
 }
 
 // judge is the check of a push: read the ledger, load head once, decide
 // with the remote tags, record this head in the ledger (the check run),
 // publish (checkpoint tag, comment, summary, outputs), and let an OPEN
 // decision fail the check when fail-on-trip is on.
-func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullRequest) Outcome {
+func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullRequest, baseSource string) Outcome {
 	spec := loadSpec{head: head, branch: branch}
 	if pr != nil {
 		spec.pr = pr.Number
+		spec.base, spec.baseRef, spec.baseSource = pr.BaseSHA, pr.BaseRef, baseSource
 	}
 	snap, d, refs, err := judgeWith(ctx, r, spec)
+	if errors.Is(err, errDefaultBranch) {
+		r.ax.Logf("breaker: nothing to judge: %s is the default branch, not an agent branch", branch)
+		return Outcome{}
+	}
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}

@@ -15,7 +15,8 @@ import (
 // decides twice on that snapshot: before the reset (to find the slice and
 // its checkpoint) and after it.
 func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, pr breaker.PullRequest) Outcome {
-	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number})
+	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number,
+		base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromAPI})
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}

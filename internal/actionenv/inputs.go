@@ -48,6 +48,8 @@ const DefaultBotLogin = "github-actions[bot]"
 // check-name input is empty.
 const DefaultCheckName = "greenlight-breaker"
 
+var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
 var loginRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
 
 // Input returns the raw value of the input name, trimmed. Docker actions get
@@ -100,6 +102,10 @@ func (in Inputs) check() []error {
 		if err := breaker.CheckSlice(in.Slice); err != nil {
 			errs = append(errs, fmt.Errorf("input slice: %w", err))
 		}
+	}
+	if in.Base != "" && !fullSHA.MatchString(in.Base) {
+		errs = append(errs, fmt.Errorf("input base %q is not a full commit SHA; leave it empty: the base comes from the event (the pull request's base) or GitHub's API (the default branch), "+
+			"never from a ref in the workspace, which the code under test can move", in.Base))
 	}
 	if err := breaker.CheckTrailerPrefix(in.TrailerPrefix); err != nil {
 		errs = append(errs, fmt.Errorf("input trailer-prefix: %w", err))

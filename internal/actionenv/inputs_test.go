@@ -28,7 +28,7 @@ func TestAction_Inputs(t *testing.T) {
 		{"every input, hyphens kept in the env name", map[string]string{
 			"INPUT_RESULTS":        "  junit/*.xml\n\n  go-test.json \n",
 			"INPUT_SLICE":          "S-3",
-			"INPUT_BASE":           "origin/main",
+			"INPUT_BASE":           "0123456789abcdef0123456789abcdef01234567",
 			"INPUT_GRAPH":          ".greenlight/GRAPH.json",
 			"INPUT_TRAILER-PREFIX": "Agent-",
 			"INPUT_TAG-PREFIX":     "gl/",
@@ -43,7 +43,7 @@ func TestAction_Inputs(t *testing.T) {
 		}, func(in *Inputs) {
 			in.CheckName, in.LedgerKey, in.AppID = "breaker", "0123456789abcdef0123", 123456
 			in.Results = []string{"junit/*.xml", "go-test.json"}
-			in.Slice, in.Base, in.Graph = "S-3", "origin/main", ".greenlight/GRAPH.json"
+			in.Slice, in.Base, in.Graph = "S-3", "0123456789abcdef0123456789abcdef01234567", ".greenlight/GRAPH.json"
 			in.TrailerPrefix, in.TagPrefix = "Agent-", "gl/"
 			in.Comment, in.FailOnTrip, in.DryRun = false, false, true
 			in.AgentActors = []string{"agent-bot", "claude", "devin"}

@@ -56,6 +56,9 @@ func newActionHarness(t *testing.T, opts ...ghfake.Option) *actionHarness {
 		inputs: map[string]string{"token": actionToken, "results": "junit.xml"},
 		env:    map[string]string{},
 	}
+	// GitHub knows the default branch: the base of a branch without a
+	// pull request.
+	h.srv.SetDefaultBranch("main", h.repo.git("rev-parse", "main"))
 	return h
 }
 

@@ -39,6 +39,13 @@ type ledgerCommit struct {
 	CheckSuites checkSuites `graphql:"checkSuites(first: 10, filterBy: {checkName: $checkName})"`
 }
 
+type defaultBranch struct {
+	Name   githubv4.String
+	Target struct {
+		Oid githubv4.GitObjectID
+	}
+}
+
 type tagRefs struct {
 	Nodes []struct {
 		Name   githubv4.String
@@ -86,7 +93,8 @@ type prLedgerQuery struct {
 				}
 			} `graphql:"comments(last: 100)"`
 		} `graphql:"pullRequest(number: $number)"`
-		Refs tagRefs `graphql:"refs(refPrefix: $tagPrefix, first: 100)"`
+		Refs             tagRefs `graphql:"refs(refPrefix: $tagPrefix, first: 100)"`
+		DefaultBranchRef *defaultBranch
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -103,7 +111,8 @@ type branchLedgerQuery struct {
 				} `graphql:"... on Commit"`
 			}
 		} `graphql:"ref(qualifiedName: $branch)"`
-		Refs tagRefs `graphql:"refs(refPrefix: $tagPrefix, first: 100)"`
+		Refs             tagRefs `graphql:"refs(refPrefix: $tagPrefix, first: 100)"`
+		DefaultBranchRef *defaultBranch
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -130,6 +139,7 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 			}
 		}
 		st.Tags = tagsOf(res.Repository.Refs)
+		st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
 		return st, nil
 	}
 	vars["number"] = githubv4.Int(q.PR)
@@ -150,6 +160,7 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 				}
 			}
 			st.Tags = tagsOf(res.Repository.Refs)
+			st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
 			for _, cm := range pr.Comments.Nodes {
 				if cm.IsMinimized {
 					continue // never edit a minimized comment
@@ -190,6 +201,13 @@ func runsOf(cm ledgerCommit) []action.CheckRunText {
 		}
 	}
 	return out
+}
+
+func defaultOf(d *defaultBranch) (name, sha string) {
+	if d == nil {
+		return "", ""
+	}
+	return string(d.Name), string(d.Target.Oid)
 }
 
 func tagsOf(refs tagRefs) map[string]string {

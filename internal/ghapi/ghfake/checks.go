@@ -76,6 +76,14 @@ func (s *Server) AddForcePush(pr int, before string) {
 	s.forcePushes[pr] = append(s.forcePushes[pr], before)
 }
 
+// SetDefaultBranch sets the repository's default branch and its tip, as
+// GraphQL's defaultBranchRef gives them; until called there is none.
+func (s *Server) SetDefaultBranch(name, sha string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.defaultBranch, s.defaultSHA = name, sha
+}
+
 // GraphQLQueries returns the text of every GraphQL query received.
 func (s *Server) GraphQLQueries() []string {
 	s.mu.Lock()
@@ -146,7 +154,10 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	check, tagPrefix := str("checkName"), str("tagPrefix")
-	repo := map[string]any{"refs": map[string]any{"nodes": s.tagNodes(tagPrefix)}}
+	repo := map[string]any{"refs": map[string]any{"nodes": s.tagNodes(tagPrefix)}, "defaultBranchRef": nil}
+	if s.defaultSHA != "" {
+		repo["defaultBranchRef"] = map[string]any{"name": s.defaultBranch, "target": map[string]any{"oid": s.defaultSHA}}
+	}
 	if n, ok := in.Variables["number"].(float64); ok {
 		repo["pullRequest"] = s.pullRequestNode(int(n), check, str("after"))
 	} else {

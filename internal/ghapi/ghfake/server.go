@@ -86,10 +86,12 @@ type Server struct {
 	failures []Failure
 	calls    []Call
 
-	checkRuns   []CheckRun
-	prCommits   map[int][]string
-	forcePushes map[int][]string
-	queries     []string
+	checkRuns     []CheckRun
+	defaultBranch string
+	defaultSHA    string
+	prCommits     map[int][]string
+	forcePushes   map[int][]string
+	queries       []string
 }
 
 // New starts a fake GitHub API server that is closed when the test ends.
