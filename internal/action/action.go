@@ -142,11 +142,14 @@ var errDefaultBranch = errors.New("the default branch")
 // judgeWith reads the ledger (with the tags and the comments), loads the
 // branch once and decides with the remote tags of the slice.
 func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, breaker.Decision, remoteRefs, error) {
-	rs, err := readState(ctx, r, s.pr, s.branch)
-	if err != nil {
-		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, fmt.Errorf("read the ledger (CI's earlier observations; the breaker never judges without them): %w", err)
+	if r.state == nil {
+		rs, err := readState(ctx, r, s.pr, s.branch)
+		if err != nil {
+			return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, fmt.Errorf("read the ledger (CI's earlier observations; the breaker never judges without them): %w", err)
+		}
+		r.state = &rs
 	}
-	r.state = &rs
+	rs := *r.state
 	if s.pr == 0 && s.branch != "" && s.branch == rs.defaultBranch {
 		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, errDefaultBranch
 	}

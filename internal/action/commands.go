@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
@@ -33,9 +34,7 @@ func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComm
 	if cmd.problem != "" {
 		return refuse(ctx, r, c, cmd, cmd.problem)
 	}
-	if why, err := verify(ctx, r, c); err != nil {
-		return r.fail("cannot verify the commenter", err)
-	} else if why != "" {
+	if why := notAPerson(r, c); why != "" {
 		return refuse(ctx, r, c, cmd, why)
 	}
 	pr, err := r.forge.PullRequest(ctx, c.Issue)
@@ -45,24 +44,50 @@ func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComm
 	if pr.State != "" && pr.State != "open" {
 		return refuse(ctx, r, c, cmd, "the pull request is "+pr.State)
 	}
+	rs, err := readState(ctx, r, pr.Number, pr.HeadRef)
+	if err != nil {
+		return r.fail("cannot read the ledger", err)
+	}
+	r.state = &rs
+	if why, err := verify(ctx, r, c, pr, rs.pushers); err != nil {
+		return r.fail("cannot verify the commenter", err)
+	} else if why != "" {
+		return refuse(ctx, r, c, cmd, why)
+	}
 	if cmd.kind == cmdDebug {
 		return pullCordComment(ctx, r, c, pr)
 	}
 	return reset(ctx, r, c, cmd, pr)
 }
 
-// verify says why the commenter may not run commands ("" when they may):
-// bots and the agent's own identities never may; people need write,
-// maintain or admin permission, asked of the permission API.
-func verify(ctx context.Context, r *run, c actionenv.IssueComment) (string, error) {
+// notAPerson says why the commenter is not a person who may run commands
+// ("" when they may be): no author, a bot, or a login of agent-actors.
+func notAPerson(r *run, c actionenv.IssueComment) string {
 	login := c.Author
 	switch {
 	case login == "":
-		return "the comment has no author", nil
+		return "the comment has no author"
 	case strings.EqualFold(c.AuthorType, "Bot") || strings.HasSuffix(strings.ToLower(login), "[bot]"):
-		return login + " is a bot; only a person may run breaker commands", nil
+		return login + " is a bot; only a person may run breaker commands"
 	case slices.ContainsFunc(r.in.AgentActors, func(a string) bool { return strings.EqualFold(a, login) }):
-		return login + " is listed in agent-actors: the agent may never reset or debug its own breaker", nil
+		return login + " is listed in agent-actors: the agent may never reset or debug its own breaker"
+	}
+	return ""
+}
+
+// verify says why the commenter may not run commands on pr ("" when they
+// may): the pull request's author (unless allow-pr-author) and whoever
+// wrote or pushed its commits are treated as the agent, which may not reset
+// itself; people need write, maintain or admin permission, asked of the
+// permission API.
+func verify(ctx context.Context, r *run, c actionenv.IssueComment, pr breaker.PullRequest, pushers []string) (string, error) {
+	login := c.Author
+	switch {
+	case strings.EqualFold(login, pr.Author) && !r.in.AllowPRAuthor:
+		return login + " opened the pull request, so is treated as the agent, which may not reset or debug its own breaker " +
+			"(set allow-pr-author: true if people open the agent's pull requests)", nil
+	case slices.ContainsFunc(pushers, func(p string) bool { return strings.EqualFold(p, login) }):
+		return login + " wrote or pushed commits of the pull request, so is treated as the agent, which may not reset or debug its own breaker", nil
 	}
 	perm, err := r.forge.Permission(ctx, login)
 	if err != nil {

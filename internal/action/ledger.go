@@ -17,6 +17,7 @@ import (
 type remoteState struct {
 	ledger                    evaluate.Ledger
 	defaultBranch, defaultSHA string
+	pushers                   []string
 	tags                      map[string]string
 	comments                  []breaker.Comment
 	complete                  bool // comments holds every comment of the pull request
@@ -32,7 +33,7 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 		return remoteState{}, err
 	}
 	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete,
-		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA}
+		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers}
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)

@@ -85,6 +85,9 @@ type LedgerState struct {
 	Runs                      []CheckRunText
 	Tags                      map[string]string // tag name (without refs/tags/) → commit SHA
 	Comments                  []breaker.Comment // the pull request's newest comments, when PR > 0
+	// Pushers are the GitHub logins of the pull request's commit authors
+	// and committers: treated as the agent, who may not reset itself.
+	Pushers []string
 	// CommentsComplete is false when the pull request has more comments
 	// than the query returned: the caller lists them all before posting.
 	CommentsComplete bool

@@ -29,6 +29,9 @@ type Inputs struct {
 	CheckName     string // the ledger's check run name
 	LedgerKey     string // the ledger-key secret; "" = unsigned
 	AppID         int64  // the breaker's GitHub App; 0 = the GitHub Actions app
+	// AllowPRAuthor lets the pull request's author run commands (a person
+	// opened it); by default the author is treated as the agent.
+	AllowPRAuthor bool
 }
 
 // InputNames are the names of every input the action reads, as action.yml
@@ -36,7 +39,7 @@ type Inputs struct {
 var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run",
-	"check-name", "ledger-key", "app-id",
+	"check-name", "ledger-key", "allow-pr-author", "app-id",
 }
 
 // DefaultBotLogin is the login GITHUB_TOKEN writes as, used when the
@@ -82,6 +85,7 @@ func (a *Action) Inputs() (Inputs, error) {
 	in.Comment, errs = a.boolInput("comment", true, errs)
 	in.FailOnTrip, errs = a.boolInput("fail-on-trip", true, errs)
 	in.DryRun, errs = a.boolInput("dry-run", false, errs)
+	in.AllowPRAuthor, errs = a.boolInput("allow-pr-author", false, errs)
 	if v := a.Input("app-id"); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {

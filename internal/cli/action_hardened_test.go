@@ -72,3 +72,56 @@ func TestAction_BaseInputMustBeASHA(t *testing.T) {
 		t.Errorf("exit %d; want 1 naming the input base\n%s", res.code, res.stdout)
 	}
 }
+
+// The pull request's author is treated as the agent: its /breaker reset is
+// refused with a reply even with agent-actors empty; allow-pr-author lets a
+// person who opens the agent's pull requests reset. Whoever pushed its
+// commits is refused either way.
+func TestAction_ResetByThePullRequestsAuthorOrPushers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, login string
+		allow       bool
+		wantReset   bool
+		reason      string
+	}{
+		{"author, default", "agent-bot", false, false, "opened the pull request"},
+		{"author, allow-pr-author", "agent-bot", true, true, ""},
+		{"pusher", "pusher-bob", true, false, "wrote or pushed commits"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newActionHarness(t)
+			_, head := h.spiral(3)
+			pr := h.openPR(head) // opened by agent-bot
+			h.srv.SetPullRequestCommits(pr.Number, []string{head})
+			h.srv.SetCommitLogin(head, "pusher-bob")
+			h.srv.SetPermission("agent-bot", "write")
+			h.srv.SetPermission("pusher-bob", "admin")
+			if tt.allow {
+				h.inputs["allow-pr-author"] = "true"
+			}
+			res := h.run("issue_comment", commentEvent(t, 7, tt.login, "User", "/breaker reset"))
+			if res.code != ExitClosed {
+				t.Fatalf("exit %d, want 0\n%s", res.code, res.stdout)
+			}
+			_, reset := h.srv.Ref("tags/greenlight/reset/S-3")
+			if reset != tt.wantReset {
+				t.Errorf("reset tag exists = %v, want %v", reset, tt.wantReset)
+			}
+			if tt.reason == "" {
+				return
+			}
+			var reply string
+			for _, c := range h.srv.Comments(7) {
+				if strings.Contains(c.Body, "Refused") {
+					reply = c.Body
+				}
+			}
+			if !strings.Contains(reply, tt.reason) {
+				t.Errorf("no reply saying %q; comments: %+v", tt.reason, h.srv.Comments(7))
+			}
+		})
+	}
+}

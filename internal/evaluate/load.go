@@ -21,21 +21,21 @@ const DefaultGraph = ".greenlight/GRAPH.json"
 
 // Options are the inputs of one evaluation, shared by `evaluate` and the Action.
 type Options struct {
-	RepoDir string   // the git work tree, which is also the workspace results are read from
-	Head    string   // revision of the agent branch head; "" = HEAD
-	Base    string   // base revision; "" = the default branch
+	RepoDir string // the git work tree, which is also the workspace results are read from
+	Head    string // revision of the agent branch head; "" = HEAD
+	Base    string // base revision; "" = the default branch
 	// BaseSource says where Base came from (breaker.BaseFromFlag, ...);
 	// "" = BaseFromFlag when Base is set, else BaseFromLocal. BaseRef names
 	// it for people when Base is a SHA (e.g. "main").
 	BaseSource, BaseRef string
-	Slice   string   // "" = the newest attempt's slice
-	Branch  string   // branch name for the S-<n> fallback; "" = from Head
-	Results []string // result file globs, relative to RepoDir
-	Graph   string   // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
-	Policy  breaker.Policy
-	Force   bool   // build the diagnostic whatever the counts
-	Ledger  Ledger // CI's earlier observations of this pull request or branch
-	Run     Run    // this run, for its own push and ledger entry
+	Slice               string   // "" = the newest attempt's slice
+	Branch              string   // branch name for the S-<n> fallback; "" = from Head
+	Results             []string // result file globs, relative to RepoDir
+	Graph               string   // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
+	Policy              breaker.Policy
+	Force               bool   // build the diagnostic whatever the counts
+	Ledger              Ledger // CI's earlier observations of this pull request or branch
+	Run                 Run    // this run, for its own push and ledger entry
 }
 
 // Snapshot is everything one run read, ready to decide: the engine's input

@@ -46,6 +46,22 @@ type defaultBranch struct {
 	}
 }
 
+// gitActor is a commit's author or committer, with the GitHub user when
+// GitHub could tie the e-mail to one.
+type gitActor struct {
+	User *struct {
+		Login githubv4.String
+	}
+}
+
+// prCommit is a pull request commit: its ledger and who wrote and pushed it.
+type prCommit struct {
+	Oid         githubv4.GitObjectID
+	CheckSuites checkSuites `graphql:"checkSuites(first: 10, filterBy: {checkName: $checkName})"`
+	Author      *gitActor
+	Committer   *gitActor
+}
+
 type tagRefs struct {
 	Nodes []struct {
 		Name   githubv4.String
@@ -71,7 +87,7 @@ type prLedgerQuery struct {
 					EndCursor   githubv4.String
 				}
 				Nodes []struct {
-					Commit ledgerCommit
+					Commit prCommit
 				}
 			} `graphql:"commits(first: 100, after: $after)"`
 			TimelineItems struct {
@@ -151,7 +167,13 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 		}
 		pr := res.Repository.PullRequest
 		for _, n := range pr.Commits.Nodes {
-			st.Runs = append(st.Runs, runsOf(n.Commit)...)
+			c := n.Commit
+			st.Runs = append(st.Runs, runsOf(ledgerCommit{Oid: c.Oid, CheckSuites: c.CheckSuites})...)
+			for _, a := range []*gitActor{c.Author, c.Committer} {
+				if a != nil && a.User != nil && a.User.Login != "" {
+					st.Pushers = appendUnique(st.Pushers, string(a.User.Login))
+				}
+			}
 		}
 		if page == 0 {
 			for _, n := range pr.TimelineItems.Nodes {
@@ -297,4 +319,13 @@ func GraphQLURL(apiURL string) string {
 		return base + "/api/graphql"
 	}
 	return u + "/graphql"
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return list
+		}
+	}
+	return append(list, s)
 }

@@ -84,6 +84,14 @@ func (s *Server) SetDefaultBranch(name, sha string) {
 	s.defaultBranch, s.defaultSHA = name, sha
 }
 
+// SetCommitLogin makes GraphQL tie commit sha's author to the GitHub user
+// login (the committer stays unknown).
+func (s *Server) SetCommitLogin(sha, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.commitLogins[sha] = login
+}
+
 // GraphQLQueries returns the text of every GraphQL query received.
 func (s *Server) GraphQLQueries() []string {
 	s.mu.Lock()
@@ -179,7 +187,13 @@ func (s *Server) pullRequestNode(pr int, check, after string) map[string]any {
 	end := min(start+100, len(shas))
 	var commits []any
 	for _, sha := range shas[min(start, end):end] {
-		commits = append(commits, map[string]any{"commit": s.commitNode(sha, check)})
+		node := s.commitNode(sha, check)
+		node["author"], node["committer"] = nil, nil
+		if login, ok := s.commitLogins[sha]; ok {
+			node["author"] = map[string]any{"user": map[string]any{"login": login}}
+			node["committer"] = map[string]any{"user": nil}
+		}
+		commits = append(commits, map[string]any{"commit": node})
 	}
 	var timeline []any
 	for _, before := range s.forcePushes[pr] {

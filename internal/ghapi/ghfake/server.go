@@ -89,6 +89,7 @@ type Server struct {
 	checkRuns     []CheckRun
 	defaultBranch string
 	defaultSHA    string
+	commitLogins  map[string]string
 	prCommits     map[int][]string
 	forcePushes   map[int][]string
 	queries       []string
@@ -101,7 +102,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
 		prs: map[int]breaker.PullRequest{}, nextID: 1000,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},
-		prCommits: map[int][]string{}, forcePushes: map[int][]string{},
+		prCommits: map[int][]string{}, forcePushes: map[int][]string{}, commitLogins: map[string]string{},
 	}
 	for _, opt := range opts {
 		opt(s)
