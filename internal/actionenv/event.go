@@ -17,6 +17,7 @@ const (
 	EventPullRequestTarget = "pull_request_target"
 	EventIssueComment      = "issue_comment"
 	EventWorkflowDispatch  = "workflow_dispatch"
+	EventWorkflowRun       = "workflow_run"
 )
 
 // Event is the subset of a webhook payload the breaker uses. Exactly one of
@@ -29,6 +30,20 @@ type Event struct {
 	Push        *Push
 	Comment     *IssueComment
 	Dispatch    *Dispatch
+	WorkflowRun *WorkflowRun
+}
+
+// WorkflowRun is the subset of a workflow_run payload the breaker uses:
+// the run that tested the agent's head (the hardened mode, DESIGN §7).
+type WorkflowRun struct {
+	ID         int64
+	HeadSHA    string
+	HeadBranch string
+	Event      string // what triggered the tested run: push, pull_request, ...
+	Conclusion string
+	// PullRequest is the run's pull request (number, head and base as the
+	// payload gives them), nil when the payload lists none.
+	PullRequest *breaker.PullRequest
 }
 
 // Push is the subset of a push payload the breaker uses.
@@ -69,8 +84,28 @@ type payload struct {
 		Number      int             `json:"number"`
 		PullRequest json.RawMessage `json:"pull_request"`
 	} `json:"issue"`
-	Inputs     map[string]any `json:"inputs"`
-	Repository *repoJSON      `json:"repository"`
+	Inputs      map[string]any   `json:"inputs"`
+	Repository  *repoJSON        `json:"repository"`
+	WorkflowRun *workflowRunJSON `json:"workflow_run"`
+}
+
+type workflowRunJSON struct {
+	ID           int64  `json:"id"`
+	HeadSHA      string `json:"head_sha"`
+	HeadBranch   string `json:"head_branch"`
+	Event        string `json:"event"`
+	Conclusion   string `json:"conclusion"`
+	PullRequests []struct {
+		Number int `json:"number"`
+		Head   struct {
+			Ref string `json:"ref"`
+			SHA string `json:"sha"`
+		} `json:"head"`
+		Base struct {
+			Ref string `json:"ref"`
+			SHA string `json:"sha"`
+		} `json:"base"`
+	} `json:"pull_requests"`
 }
 
 type prPayload struct {
@@ -125,6 +160,8 @@ func ParseEvent(name, repo string, r io.Reader) (Event, error) {
 		err = p.fillComment(&ev)
 	case EventWorkflowDispatch:
 		ev.Dispatch = &Dispatch{Ref: p.Ref, Inputs: stringInputs(p.Inputs)}
+	case EventWorkflowRun:
+		err = p.fillWorkflowRun(&ev)
 	}
 	return ev, err
 }
@@ -140,6 +177,24 @@ func (p *payload) fillPullRequest(ev *Event, repo string) error {
 		BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA, Author: pr.User.Login, Fork: fork,
 	}
 	ev.Merged = pr.Merged
+	return nil
+}
+
+func (p *payload) fillWorkflowRun(ev *Event) error {
+	wr := p.WorkflowRun
+	if wr == nil || wr.ID <= 0 || wr.HeadSHA == "" {
+		return errors.New("workflow_run payload has no workflow_run id and head_sha")
+	}
+	ev.WorkflowRun = &WorkflowRun{ID: wr.ID, HeadSHA: wr.HeadSHA, HeadBranch: wr.HeadBranch, Event: wr.Event, Conclusion: wr.Conclusion}
+	// The payload lists the pull requests whose head is the run's head; a
+	// fork's pull requests are not listed (the API is asked instead).
+	for _, pr := range wr.PullRequests {
+		if pr.Number > 0 && strings.EqualFold(pr.Head.SHA, wr.HeadSHA) {
+			ev.WorkflowRun.PullRequest = &breaker.PullRequest{Number: pr.Number, State: "open",
+				HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA}
+			break
+		}
+	}
 	return nil
 }
 
