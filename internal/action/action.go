@@ -50,6 +50,8 @@ type run struct {
 	notes  []string     // what happened on GitHub, for the summary and the log
 	ident  *string      // our login, once known
 	state  *remoteState // what the ledger query read, once read
+	// resultsDir is where the result globs are read; "" = the workspace.
+	resultsDir string
 }
 
 // Run runs the Action once for the event the runner gave.
@@ -90,9 +92,11 @@ func route(ctx context.Context, r *run) Outcome {
 		return onComment(ctx, r, ev.Action, *ev.Comment)
 	case ev.Dispatch != nil:
 		return onDispatch(ctx, r, *ev.Dispatch)
+	case ev.WorkflowRun != nil:
+		return onWorkflowRun(ctx, r, ev.Action, *ev.WorkflowRun)
 	}
 	return r.fail("unsupported event", fmt.Errorf("event %q is not one the breaker acts on; "+
-		"run it on push, pull_request, workflow_dispatch or issue_comment", r.gh.EventName))
+		"run it on push, pull_request, workflow_run, workflow_dispatch or issue_comment", r.gh.EventName))
 }
 
 // loadSpec is what a use case loads: the head and branch, and what it
@@ -127,7 +131,7 @@ func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
 	opts := evaluate.Options{
 		RepoDir: r.gh.Workspace, Head: s.head, Base: s.base, BaseRef: s.baseRef, BaseSource: s.baseSource,
 		Slice: s.slice, Branch: s.branch,
-		Results: r.in.Results, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
+		Results: r.in.Results, ResultsDir: r.resultsDir, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
 		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr},
 	}
 	if r.state != nil {

@@ -50,8 +50,16 @@ type People interface {
 	Permission(ctx context.Context, login string) (string, error)
 }
 
+// Artifacts fetches a workflow run's artifact (the hardened mode).
+type Artifacts interface {
+	// DownloadArtifact returns the zip of run runID's artifact name, at
+	// most max bytes.
+	DownloadArtifact(ctx context.Context, runID int64, name string, max int64) ([]byte, error)
+}
+
 // Forge is every port at once: what one run of the Action is given.
 type Forge interface {
+	Artifacts
 	PullRequests
 	Comments
 	Refs

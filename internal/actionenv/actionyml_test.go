@@ -253,17 +253,18 @@ func TestActionYML_Defaults(t *testing.T) {
 		t.Fatalf("Inputs() with no inputs: %v", err)
 	}
 	want := map[string]string{
-		"token":           "${{ github.token }}",
-		"trailer-prefix":  breaker.DefaultTrailerPrefix,
-		"tag-prefix":      breaker.DefaultTagPrefix,
-		"bot-login":       DefaultBotLogin,
-		"comment":         strconv.FormatBool(none.Comment),
-		"fail-on-trip":    strconv.FormatBool(none.FailOnTrip),
-		"dry-run":         strconv.FormatBool(none.DryRun),
-		"check-name":      DefaultCheckName,
-		"ledger-key":      "",
-		"app-id":          "",
-		"allow-pr-author": strconv.FormatBool(none.AllowPRAuthor),
+		"token":            "${{ github.token }}",
+		"trailer-prefix":   breaker.DefaultTrailerPrefix,
+		"tag-prefix":       breaker.DefaultTagPrefix,
+		"bot-login":        DefaultBotLogin,
+		"comment":          strconv.FormatBool(none.Comment),
+		"fail-on-trip":     strconv.FormatBool(none.FailOnTrip),
+		"dry-run":          strconv.FormatBool(none.DryRun),
+		"check-name":       DefaultCheckName,
+		"ledger-key":       "",
+		"app-id":           "",
+		"allow-pr-author":  strconv.FormatBool(none.AllowPRAuthor),
+		"results-artifact": "",
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {
 		t.Errorf("action.yml defaults differ from the Go defaults (-Go +action.yml):\n%s", diff)

@@ -18,6 +18,7 @@ type Context struct {
 	// GraphQLURL is GITHUB_GRAPHQL_URL; "" means derived from APIURL.
 	GraphQLURL string
 	RunID      int64  // GITHUB_RUN_ID
+	RunnerTemp string // RUNNER_TEMP: scratch space of the job; "" = the system's
 	ServerURL  string // GITHUB_SERVER_URL, default https://github.com
 	SHA        string // GITHUB_SHA
 	Ref        string // GITHUB_REF
@@ -36,6 +37,7 @@ func (a *Action) Context() (Context, error) {
 		ServerURL:  orDefault(a.getenv("GITHUB_SERVER_URL"), "https://github.com"),
 		SHA:        a.getenv("GITHUB_SHA"),
 		GraphQLURL: a.getenv("GITHUB_GRAPHQL_URL"),
+		RunnerTemp: a.getenv("RUNNER_TEMP"),
 		Ref:        a.getenv("GITHUB_REF"),
 	}
 	full := a.getenv("GITHUB_REPOSITORY")

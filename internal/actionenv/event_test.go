@@ -50,7 +50,9 @@ func TestParseEvent_fixtures(t *testing.T) {
 				AuthorType: "User", Issue: 1}}},
 		{"workflow_dispatch/payload.json", EventWorkflowDispatch, Event{Name: "workflow_dispatch",
 			Dispatch: &Dispatch{Ref: "refs/heads/master", Inputs: map[string]string{"name": "Mona the Octocat"}}}},
-		{"workflow_run/completed.payload.json", "workflow_run", Event{Name: "workflow_run", Action: "completed"}},
+		{"workflow_run/completed.payload.json", "workflow_run", Event{Name: "workflow_run", Action: "completed",
+			WorkflowRun: &WorkflowRun{ID: 289782451, HeadSHA: "3484a3fb816e0859fd6e1cea078d76385ff50625", HeadBranch: "master",
+				Event: "repository_dispatch", Conclusion: "success"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

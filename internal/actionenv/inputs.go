@@ -29,6 +29,9 @@ type Inputs struct {
 	CheckName     string // the ledger's check run name
 	LedgerKey     string // the ledger-key secret; "" = unsigned
 	AppID         int64  // the breaker's GitHub App; 0 = the GitHub Actions app
+	// ResultsArtifact names the artifact of the tested run that holds the
+	// results (workflow_run only).
+	ResultsArtifact string
 	// AllowPRAuthor lets the pull request's author run commands (a person
 	// opened it); by default the author is treated as the agent.
 	AllowPRAuthor bool
@@ -39,7 +42,7 @@ type Inputs struct {
 var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run",
-	"check-name", "ledger-key", "allow-pr-author", "app-id",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id",
 }
 
 // DefaultBotLogin is the login GITHUB_TOKEN writes as, used when the
@@ -69,17 +72,18 @@ func (a *Action) Input(name string) string {
 // input.
 func (a *Action) Inputs() (Inputs, error) {
 	in := Inputs{
-		Token:         a.Input("token"),
-		Results:       lines(a.Input("results"), false),
-		Slice:         a.Input("slice"),
-		Base:          a.Input("base"),
-		Graph:         a.Input("graph"),
-		TrailerPrefix: orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
-		TagPrefix:     orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
-		AgentActors:   lines(a.Input("agent-actors"), true),
-		BotLogin:      orDefault(a.Input("bot-login"), DefaultBotLogin),
-		CheckName:     orDefault(a.Input("check-name"), DefaultCheckName),
-		LedgerKey:     a.Input("ledger-key"),
+		Token:           a.Input("token"),
+		Results:         lines(a.Input("results"), false),
+		Slice:           a.Input("slice"),
+		Base:            a.Input("base"),
+		Graph:           a.Input("graph"),
+		TrailerPrefix:   orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
+		TagPrefix:       orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
+		AgentActors:     lines(a.Input("agent-actors"), true),
+		BotLogin:        orDefault(a.Input("bot-login"), DefaultBotLogin),
+		CheckName:       orDefault(a.Input("check-name"), DefaultCheckName),
+		LedgerKey:       a.Input("ledger-key"),
+		ResultsArtifact: a.Input("results-artifact"),
 	}
 	var errs []error
 	in.Comment, errs = a.boolInput("comment", true, errs)

@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"archive/zip"
+	"bytes"
+	"strconv"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
 
 	"github.com/greenlight-ci/breaker/internal/action"
 )
@@ -123,5 +129,156 @@ func TestAction_ResetByThePullRequestsAuthorOrPushers(t *testing.T) {
 				t.Errorf("no reply saying %q; comments: %+v", tt.reason, h.srv.Comments(7))
 			}
 		})
+	}
+}
+
+// workflowRunEvent is a completed workflow_run of the tests of pull
+// request 7 at head.
+func workflowRunEvent(t *testing.T, runID int64, pr breaker.PullRequest) map[string]any {
+	p := webhook(t, "workflow_run/completed.with-pull-requests.payload.json")
+	setPath(p, "action", "completed")
+	setPath(p, "workflow_run.id", runID)
+	setPath(p, "workflow_run.event", "pull_request")
+	setPath(p, "workflow_run.head_sha", pr.HeadSHA)
+	setPath(p, "workflow_run.head_branch", pr.HeadRef)
+	setPath(p, "workflow_run.pull_requests", []any{map[string]any{
+		"number": pr.Number,
+		"head":   map[string]any{"ref": pr.HeadRef, "sha": pr.HeadSHA},
+		"base":   map[string]any{"ref": pr.BaseRef, "sha": pr.BaseSHA},
+	}})
+	return p
+}
+
+// zipOf is a zip archive of the files (name → content).
+func zipOf(t *testing.T, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(body))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// The hardened mode end to end: three tested runs of the agent's pull
+// request each upload their results; the breaker, on workflow_run, reads
+// each artifact, writes the check run on head_sha, comments on the pull
+// request, and the third trips. The archive URL never sees the token.
+func TestAction_WorkflowRunJudgesTheTestedRunsArtifact(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	h.inputs["results-artifact"] = "test-results"
+	h.inputs["results"] = "reports/*.xml"
+	h.env["RUNNER_TEMP"] = t.TempDir()
+	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	junit := `<testsuite name="users"><testcase classname="users" name="` + testDup + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`
+	var res actionResult
+	var head string
+	for i := range 3 {
+		head = h.repo.attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+		pr := h.openPR(head)
+		runID := int64(5000 + i)
+		h.srv.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": junit}))
+		res = h.run("workflow_run", workflowRunEvent(t, runID, pr))
+	}
+	if res.code != ExitTripped {
+		t.Fatalf("third run: exit %d, want 42\n%s", res.code, res.stdout)
+	}
+	runs := h.srv.CheckRuns()
+	if len(runs) != 3 || runs[2].HeadSHA != head || runs[2].Conclusion != "failure" {
+		t.Errorf("check runs %+v; want 3, the last a failure on %s", runs, head)
+	}
+	if got := h.srv.Comments(7); len(got) != 1 {
+		t.Errorf("%d comments on #7, want 1", len(got))
+	}
+	for _, a := range h.srv.BlobAuthorization() {
+		if a != "" {
+			t.Errorf("the archive URL received an Authorization header: the token left GitHub's API")
+		}
+	}
+	if left, _ := os.ReadDir(h.env["RUNNER_TEMP"]); len(left) != 0 {
+		t.Errorf("the scratch directory was not removed: %v", left)
+	}
+}
+
+// Hostile artifacts are refused with a clear error (exit 1) and nothing is
+// written outside the scratch directory.
+func TestAction_WorkflowRunRefusesHostileArtifacts(t *testing.T) {
+	t.Parallel()
+	raw := func(build func(zw *zip.Writer)) func(t *testing.T) []byte {
+		return func(t *testing.T) []byte {
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			build(zw)
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return buf.Bytes()
+		}
+	}
+	tests := map[string]func(t *testing.T) []byte{
+		"climbs out": func(t *testing.T) []byte { return zipOf(t, map[string]string{"../escaped.xml": "<testsuite/>"}) },
+		"absolute":   func(t *testing.T) []byte { return zipOf(t, map[string]string{"/tmp/escaped.xml": "<testsuite/>"}) },
+		"symlink": raw(func(zw *zip.Writer) {
+			h := &zip.FileHeader{Name: "junit.xml"}
+			h.SetMode(os.ModeSymlink | 0o777)
+			w, _ := zw.CreateHeader(h)
+			w.Write([]byte("/proc/self/environ"))
+		}),
+		"100,000 entries": raw(func(zw *zip.Writer) {
+			for i := range 100_000 {
+				zw.Create("r/" + strconv.Itoa(i))
+			}
+		}),
+		"10 GiB claimed": raw(func(zw *zip.Writer) {
+			w, _ := zw.CreateRaw(&zip.FileHeader{Name: "bomb.xml", Method: zip.Store, CompressedSize64: 4, UncompressedSize64: 10 << 30})
+			w.Write([]byte("boom"))
+		}),
+	}
+	for name, archive := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newActionHarness(t)
+			h.inputs["results-artifact"] = "test-results"
+			temp := t.TempDir()
+			h.env["RUNNER_TEMP"] = temp
+			_, head := h.spiral(1)
+			pr := h.openPR(head)
+			h.srv.AddArtifact(77, "test-results", archive(t))
+			res := h.run("workflow_run", workflowRunEvent(t, 77, pr))
+			if res.code != ExitError || !strings.Contains(res.stdout, "not unpacked") {
+				t.Fatalf("exit %d; want 1 and a clear error\n%s", res.code, res.stdout)
+			}
+			if left, _ := os.ReadDir(temp); len(left) != 0 {
+				t.Errorf("files left in RUNNER_TEMP: %v", left)
+			}
+			if n := len(h.srv.CheckRuns()); n != 0 {
+				t.Errorf("%d check runs written from a refused artifact", n)
+			}
+		})
+	}
+}
+
+// Without the input, or without the artifact, the run fails naming the fix.
+func TestAction_WorkflowRunNeedsItsArtifact(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(1)
+	pr := h.openPR(head)
+	res := h.run("workflow_run", workflowRunEvent(t, 78, pr))
+	if res.code != ExitError || !strings.Contains(res.stdout, "input results-artifact is empty") {
+		t.Errorf("no input: exit %d\n%s", res.code, res.stdout)
+	}
+	h.inputs["results-artifact"] = "test-results"
+	res = h.run("workflow_run", workflowRunEvent(t, 78, pr))
+	if res.code != ExitError || !strings.Contains(res.stdout, "no such artifact") {
+		t.Errorf("no artifact: exit %d\n%s", res.code, res.stdout)
 	}
 }

@@ -30,12 +30,15 @@ type Options struct {
 	BaseSource, BaseRef string
 	Slice               string   // "" = the newest attempt's slice
 	Branch              string   // branch name for the S-<n> fallback; "" = from Head
-	Results             []string // result file globs, relative to RepoDir
-	Graph               string   // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
-	Policy              breaker.Policy
-	Force               bool   // build the diagnostic whatever the counts
-	Ledger              Ledger // CI's earlier observations of this pull request or branch
-	Run                 Run    // this run, for its own push and ledger entry
+	Results             []string // result file globs, relative to ResultsDir
+	// ResultsDir is where the globs are read; "" = RepoDir. The hardened
+	// mode reads an artifact unpacked into a scratch directory.
+	ResultsDir string
+	Graph      string // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
+	Policy     breaker.Policy
+	Force      bool   // build the diagnostic whatever the counts
+	Ledger     Ledger // CI's earlier observations of this pull request or branch
+	Run        Run    // this run, for its own push and ledger entry
 }
 
 // Snapshot is everything one run read, ready to decide: the engine's input
@@ -88,7 +91,14 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	names := testNames(p, lg.Commits)
-	rep, err := readResults(ws, opts)
+	rws := ws
+	if opts.ResultsDir != "" {
+		if rws, err = workspace.Open(opts.ResultsDir); err != nil {
+			return Snapshot{}, err
+		}
+		defer rws.Close()
+	}
+	rep, err := readResults(rws, opts)
 	if err != nil {
 		return Snapshot{}, err
 	}

@@ -63,6 +63,7 @@ type Config struct {
 type Client struct {
 	gh          *github.Client
 	gql         *githubv4.Client
+	blob        *http.Client // no token: for the URLs GitHub redirects downloads to
 	owner, repo string
 	token       string
 }
@@ -112,6 +113,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	gqlClient := &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &authTransport{token: cfg.Token, base: t}}
 	c.gql = githubv4.NewEnterpriseClient(gqlURL, gqlClient)
+	c.blob = &http.Client{Timeout: hc.Timeout, Transport: t}
 	c.gh.UserAgent = "greenlight-breaker"
 	if cfg.UserAgent != "" {
 		c.gh.UserAgent = cfg.UserAgent

@@ -90,6 +90,8 @@ type Server struct {
 	defaultBranch string
 	defaultSHA    string
 	commitLogins  map[string]string
+	artifacts     []artifact
+	blobAuth      []string
 	prCommits     map[int][]string
 	forcePushes   map[int][]string
 	queries       []string
@@ -157,7 +159,8 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 			f.write(w)
 			return
 		}
-		if s.token != "" && !authorized(r.Header.Get("Authorization"), s.token) {
+		// The archive URL is signed, on another host in real life: no token.
+		if s.token != "" && !strings.HasPrefix(r.URL.Path, "/_blobs/") && !authorized(r.Header.Get("Authorization"), s.token) {
 			writeError(w, http.StatusUnauthorized, "Bad credentials", "https://docs.github.com/rest")
 			return
 		}
@@ -191,6 +194,9 @@ func (s *Server) routes() http.Handler {
 	handle("GET /git/commits/{sha}", s.getCommit)
 	handle("POST /git/commits", s.createCommit)
 	handle("POST /check-runs", s.createCheckRun)
+	handle("GET /actions/runs/{run}/artifacts", s.listArtifacts)
+	handle("GET /actions/artifacts/{id}/zip", s.artifactZip)
+	mux.HandleFunc("GET /_blobs/{id}", s.blob)
 	// github.com serves GraphQL at /graphql, GitHub Enterprise Server at
 	// /api/graphql beside its /api/v3.
 	mux.HandleFunc("POST /graphql", s.graphql)

@@ -1,0 +1,71 @@
+package ghapi
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// DownloadArtifact returns the zip archive of the artifact named name of
+// workflow run runID, refusing one over max bytes before and while it is
+// downloaded. The archive comes from the short-lived URL GitHub redirects
+// to; the token is never sent there.
+func (c *Client) DownloadArtifact(ctx context.Context, runID int64, name string, max int64) ([]byte, error) {
+	op := fmt.Sprintf("download artifact %q of run %d", name, runID)
+	var list *github.ArtifactList
+	_, err := c.call(op, func() (r *github.Response, err error) {
+		list, r, err = c.gh.Actions.ListWorkflowRunArtifacts(ctx, c.owner, c.repo, runID, &github.ListOptions{PerPage: 100})
+		return r, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var art *github.Artifact
+	var names []string
+	for _, a := range list.Artifacts {
+		names = append(names, a.GetName())
+		if a.GetName() == name && !a.GetExpired() {
+			art = a
+		}
+	}
+	switch {
+	case art == nil:
+		return nil, fmt.Errorf("%s: the run has no such artifact (it has %q); upload the results with actions/upload-artifact under that name", op, names)
+	case art.GetSizeInBytes() > max:
+		return nil, fmt.Errorf("%s: it is %d bytes, over the %d-byte cap; not downloaded", op, art.GetSizeInBytes(), max)
+	}
+	var loc string
+	_, err = c.call(op, func() (*github.Response, error) {
+		u, r, err := c.gh.Actions.DownloadArtifact(ctx, c.owner, c.repo, art.GetID(), 0)
+		if u != nil {
+			loc = u.String()
+		}
+		return r, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	resp, err := c.blob.Do(req)
+	if err != nil {
+		return nil, c.redact(fmt.Errorf("%s: %w", op, err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: the archive URL answered %s", op, resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: the archive is over the %d-byte cap; not read", op, max)
+	}
+	return data, nil
+}
