@@ -27,6 +27,53 @@ func readWebhook(t testing.TB, name string) []byte {
 	return data
 }
 
+// ownPayloads are the project's own webhook payloads (testdata/webhooks).
+const ownPayloads = "testdata/webhooks"
+
+// TestParseEvent_ownPayloads parses the payloads the project wrote, one per
+// event the breaker acts on; TestParseEvent_fixtures does the same over
+// GitHub's published examples when ../shared is beside the project.
+func TestParseEvent_ownPayloads(t *testing.T) {
+	t.Parallel()
+	const repo = "acme/shop"
+	head, base := "9fceb02d0ae598e95dc970b74767f19372d61af8", "2f1a7c3d5e9b0a4c6d8e1f3a5b7c9d0e2f4a6b8c"
+	pr := func(state string) *breaker.PullRequest {
+		return &breaker.PullRequest{Number: 7, State: state, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: base, Author: "shop-agent[bot]"}
+	}
+	tests := []struct {
+		file, event string
+		want        Event
+	}{
+		{"push.json", EventPush, Event{Name: "push", Push: &Push{Ref: "refs/heads/agent/S-3", After: head}}},
+		{"pull_request.opened.json", EventPullRequest, Event{Name: "pull_request", Action: "opened", PullRequest: pr("open")}},
+		{"pull_request.synchronize.json", EventPullRequest, Event{Name: "pull_request", Action: "synchronize", PullRequest: pr("open")}},
+		{"pull_request.closed.json", EventPullRequest, Event{Name: "pull_request", Action: "closed", PullRequest: pr("closed"), Merged: true}},
+		{"issue_comment.json", EventIssueComment, Event{Name: "issue_comment", Action: "created",
+			Comment: &IssueComment{Body: "/breaker reset S-3 use the repository's ErrDuplicate", Author: "dana", AuthorType: "User", Issue: 7, OnPullRequest: true}}},
+		{"workflow_dispatch.json", EventWorkflowDispatch, Event{Name: "workflow_dispatch",
+			Dispatch: &Dispatch{Ref: "refs/heads/agent/S-3", Inputs: map[string]string{"slice": "S-3"}}}},
+		{"workflow_run.json", EventWorkflowRun, Event{Name: "workflow_run", Action: "completed",
+			WorkflowRun: &WorkflowRun{ID: 7300001, HeadSHA: head, HeadBranch: "agent/S-3", Event: "pull_request", Conclusion: "failure",
+				PullRequest: &breaker.PullRequest{Number: 7, State: "open", HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: base}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(filepath.Join(ownPayloads, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ParseEvent(tt.event, repo, bytes.NewReader(data))
+			if err != nil {
+				t.Fatalf("ParseEvent() error = %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("ParseEvent() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestParseEvent_fixtures(t *testing.T) {
 	t.Parallel()
 	const repo = "Codertocat/Hello-World"
@@ -142,7 +189,11 @@ func TestAction_Context(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "event.json")
-	if err := os.WriteFile(path, readWebhook(t, "pull_request/opened.payload.json"), 0o644); err != nil {
+	payload, err := os.ReadFile(filepath.Join(ownPayloads, "pull_request.opened.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, payload, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{
@@ -153,6 +204,7 @@ func TestAction_Context(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Context() error = %v", err)
 	}
+
 	if got.Owner != "Codertocat" || got.Repo != "Hello-World" || got.APIURL != "https://api.github.com" {
 		t.Errorf("Context() = %+v, want owner/repo and the default API URL", got)
 	}

@@ -135,7 +135,7 @@ func TestAction_ResetByThePullRequestsAuthorOrPushers(t *testing.T) {
 // workflowRunEvent is a completed workflow_run of the tests of pull
 // request 7 at head.
 func workflowRunEvent(t *testing.T, runID int64, pr breaker.PullRequest) map[string]any {
-	p := webhook(t, "workflow_run/completed.with-pull-requests.payload.json")
+	p := webhook(t, "workflow_run.json")
 	setPath(p, "action", "completed")
 	setPath(p, "workflow_run.id", runID)
 	setPath(p, "workflow_run.event", "pull_request")

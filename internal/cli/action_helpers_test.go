@@ -21,8 +21,9 @@ import (
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
-// webhookDir holds the real webhook payloads the events are made from.
-const webhookDir = "../../../shared/fixtures/webhooks"
+// webhookDir holds the project's own webhook payloads the events are made
+// from (shaped as GitHub sends them).
+const webhookDir = "../actionenv/testdata/webhooks"
 
 // actionToken is the token the action runs with. It matches no token
 // pattern, so only the action's own masking can hide it.
@@ -47,9 +48,6 @@ type actionHarness struct {
 
 func newActionHarness(t *testing.T, opts ...ghfake.Option) *actionHarness {
 	t.Helper()
-	if _, err := os.Stat(webhookDir); err != nil {
-		t.Skipf("webhook fixtures not found at %s: %v", webhookDir, err)
-	}
 	h := &actionHarness{
 		t: t, repo: newTestRepo(t),
 		srv:    ghfake.New(t, append([]ghfake.Option{ghfake.WithToken(actionToken)}, opts...)...),
@@ -196,12 +194,12 @@ func (h *actionHarness) openPR(head string) breaker.PullRequest {
 	return pr
 }
 
-// webhook loads a real payload of the fixtures.
+// webhook loads one of the project's payloads.
 func webhook(t *testing.T, name string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(webhookDir, filepath.FromSlash(name)))
 	if err != nil {
-		t.Skipf("webhook fixture %s: %v", name, err)
+		t.Fatalf("webhook payload %s: %v", name, err)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -225,14 +223,14 @@ func setPath(m map[string]any, path string, v any) {
 }
 
 func pushEvent(t *testing.T, branch, after string) map[string]any {
-	p := webhook(t, "push/payload.json")
+	p := webhook(t, "push.json")
 	setPath(p, "ref", "refs/heads/"+branch)
 	setPath(p, "after", after)
 	return p
 }
 
 func pullRequestEvent(t *testing.T, action string, pr breaker.PullRequest) map[string]any {
-	p := webhook(t, "pull_request/"+action+".payload.json")
+	p := webhook(t, "pull_request."+action+".json")
 	setPath(p, "action", action)
 	setPath(p, "number", pr.Number)
 	setPath(p, "pull_request.number", pr.Number)
@@ -246,9 +244,9 @@ func pullRequestEvent(t *testing.T, action string, pr breaker.PullRequest) map[s
 }
 
 func commentEvent(t *testing.T, pr int, login, userType, body string) map[string]any {
-	p := webhook(t, "issue_comment/created.payload.json")
+	p := webhook(t, "issue_comment.json")
 	setPath(p, "issue.number", pr)
-	setPath(p, "issue.pull_request", map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/" + strconv.Itoa(pr)})
+	setPath(p, "issue.pull_request", map[string]any{"url": "https://api.github.com/repos/acme/shop/pulls/" + strconv.Itoa(pr)})
 	setPath(p, "comment.body", body)
 	setPath(p, "comment.user.login", login)
 	setPath(p, "comment.user.type", userType)
@@ -256,7 +254,7 @@ func commentEvent(t *testing.T, pr int, login, userType, body string) map[string
 }
 
 func dispatchEvent(t *testing.T, branch string) map[string]any {
-	p := webhook(t, "workflow_dispatch/payload.json")
+	p := webhook(t, "workflow_dispatch.json")
 	setPath(p, "ref", "refs/heads/"+branch)
 	setPath(p, "inputs", map[string]any{})
 	return p
