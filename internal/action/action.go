@@ -19,6 +19,8 @@ type Deps struct {
 	// Load reads the branch, the results and the graph: once per run.
 	Load func(context.Context, evaluate.Options) (evaluate.Snapshot, error)
 	Now  func() time.Time
+	// Version is the breaker's version, for the log and the JSON report.
+	Version string
 }
 
 // Outcome is how one run ended. Everything a person should see has been
@@ -75,6 +77,7 @@ func Run(ctx context.Context, deps Deps, ax *actionenv.Action) Outcome {
 		ax.Logf("breaker: dry run: reading from GitHub, writing nothing")
 	}
 	r.forge = forge
+	ax.Logf("breaker: version %s", report.SafeLine(deps.Version))
 	return route(ctx, r)
 }
 

@@ -146,7 +146,7 @@ func identity(ctx context.Context, r *run) (string, error) {
 // symlink the agent committed, and returns its path relative to the
 // workspace, or "" when it could not be written.
 func writeReport(r *run, d breaker.Decision) string {
-	data, err := report.JSON(r.red.Decision(d))
+	data, err := report.JSONVersion(r.red.Decision(d), r.deps.Version)
 	if err == nil {
 		var ws *workspace.Workspace
 		if ws, err = workspace.Open(r.gh.Workspace); err == nil {

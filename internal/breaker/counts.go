@@ -6,6 +6,7 @@ type tally struct {
 	total   int            // every failed attempt since the reset
 	reason  TripReason     // the first trip, sticky; TripNone when closed
 	test    string         // the test that tripped, for TripPerTest
+	count   int            // its failed attempts when it tripped
 }
 
 // fold counts the attempts in order. Only failures count; a pass zeroes
@@ -26,7 +27,7 @@ func fold(atts []tracked, lim Limits) tally {
 		}
 		switch {
 		case t.perTest[a.Test] >= lim.PerTest:
-			t.reason, t.test = TripPerTest, a.Test
+			t.reason, t.test, t.count = TripPerTest, a.Test, t.perTest[a.Test]
 		case t.total >= lim.Slice:
 			t.reason = TripSliceCeiling
 		}

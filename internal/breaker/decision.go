@@ -146,25 +146,28 @@ type Decision struct {
 	Tripped       bool
 	TripReason    TripReason
 	TrippedTest   string // for per_test
-	Slice         string
-	SliceSource   string // "flag", "trailer", "branch"
-	Head          string
-	HeadInfra     string // why the head's tests did not run, "" when they did
-	Limits        Limits
-	TotalFailed   int
-	Checkpoint    Checkpoint
-	ResetSHA      string // the reset point in effect, "" if none
-	Tests         []TestSummary
-	Attempts      []Attempt // the slice's attempts since the reset, in order
-	Prior         []Attempt // attempts before the reset: what was already tried
-	Scope         ScopeInfo
-	Violations    []ScopeFinding // every out-of-scope file (violation or justified)
-	Misreports    []Misreport
-	Diagnostics   []Diagnostic
-	Pushes        []PushSummary // every observed push of the slice, oldest first
-	Ledger        LedgerInfo
-	Base          Base
-	Notes         []string
+	// TripCount is the tripped test's failed attempts when it tripped: a
+	// later pass zeroes its current count, not the reason the slice is OPEN.
+	TripCount   int
+	Slice       string
+	SliceSource string // "flag", "trailer", "branch"
+	Head        string
+	HeadInfra   string // why the head's tests did not run, "" when they did
+	Limits      Limits
+	TotalFailed int
+	Checkpoint  Checkpoint
+	ResetSHA    string // the reset point in effect, "" if none
+	Tests       []TestSummary
+	Attempts    []Attempt // the slice's attempts since the reset, in order
+	Prior       []Attempt // attempts before the reset: what was already tried
+	Scope       ScopeInfo
+	Violations  []ScopeFinding // every out-of-scope file (violation or justified)
+	Misreports  []Misreport
+	Diagnostics []Diagnostic
+	Pushes      []PushSummary // every observed push of the slice, oldest first
+	Ledger      LedgerInfo
+	Base        Base
+	Notes       []string
 }
 
 // Limits are the thresholds the policy applied.

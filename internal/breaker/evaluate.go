@@ -87,7 +87,7 @@ func (e *evaluator) verdict(d *Decision, t tally) {
 	d.State = StateClosed
 	switch {
 	case t.reason != TripNone:
-		d.State, d.Tripped, d.TripReason, d.TrippedTest = StateOpen, true, t.reason, t.test
+		d.State, d.Tripped, d.TripReason, d.TrippedTest, d.TripCount = StateOpen, true, t.reason, t.test, t.count
 	case e.in.Force:
 		d.TripReason = TripManual
 	}

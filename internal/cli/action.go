@@ -33,7 +33,7 @@ request deletes its checkpoint and reset tags.
 // defaultActionDeps binds the Action to GitHub through go-github, to git
 // through internal/evaluate, and to the wall clock.
 func defaultActionDeps() action.Deps {
-	return action.Deps{NewForge: newGitHubForge, Load: evaluate.Load, Now: time.Now}
+	return action.Deps{NewForge: newGitHubForge, Load: evaluate.Load, Now: time.Now, Version: Version}
 }
 
 // newGitHubForge binds the go-github adapter to the workflow's repository.

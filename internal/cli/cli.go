@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -54,9 +55,17 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdin 
 	}
 	name := rest[0]
 	switch name {
-	case "-h", "-help", "--help", "help":
+	case "-h", "-help", "--help":
 		usage(stdout)
 		return ExitClosed
+	case "help":
+		if len(rest) > 1 { // help COMMAND is COMMAND --help
+			return Main(ctx, []string{args[0], rest[1], "--help"}, getenv, stdin, stdout, stderr)
+		}
+		usage(stdout)
+		return ExitClosed
+	case "-v", "-version", "--version":
+		return runVersion(ctx, env, nil)
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -76,7 +85,7 @@ func usage(w io.Writer) {
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
 	}
-	b.WriteString("\nRun 'breaker <command> --help' for a command's flags.\n\n")
+	b.WriteString("\nRun 'breaker help <command>' (or 'breaker <command> --help') for a command's flags;\n'breaker --version' prints the version.\n\n")
 	b.WriteString(exitCodesHelp)
 	io.WriteString(w, b.String())
 }
@@ -88,7 +97,14 @@ const exitCodesHelp = `Exit codes:
   42  OPEN: the circuit breaker tripped
 `
 
+// plainExitCodesHelp is for the commands that never trip.
+const plainExitCodesHelp = `Exit codes:
+  0   success
+  1   error
+  2   usage error
+`
+
 func runVersion(_ context.Context, env *Env, _ []string) int {
-	fmt.Fprintf(env.Stdout, "breaker %s\n", Version)
+	fmt.Fprintf(env.Stdout, "breaker %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return ExitClosed
 }

@@ -17,18 +17,19 @@ const demoHelp = `Usage: breaker demo [--format text|markdown|json] [--keep]
 Build a throw-away git repository in which an agent spirals on one test:
 three failed attempts on TestRegister_DuplicateEmail with three different
 strategies, the last one editing a file outside its slice. Evaluate it
-exactly as CI would and print the diagnostic (markdown by default).
+exactly as CI would and print the verdict (text by default, as evaluate;
+--format markdown prints the pull request comment).
 The repository is removed afterwards unless --keep is given.
 
 Flags:
-  --format FORMAT   text, markdown or json (default markdown)
+  --format FORMAT   text, markdown or json (default text)
   --keep            keep the demo repository and print its path on stderr
 
 ` + exitCodesHelp
 
 func runDemo(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags("demo")
-	format := fs.String("format", "markdown", "")
+	format := fs.String("format", "text", "")
 	keep := fs.Bool("keep", false, "")
 	if code, ok := parseFlags(fs, args, demoHelp, env); !ok {
 		return code
@@ -73,7 +74,7 @@ func runDemo(ctx context.Context, env *Env, args []string) int {
 func printDecision(env *Env, d breaker.Decision, format string) int {
 	switch format {
 	case "json":
-		b, err := report.JSON(d)
+		b, err := report.JSONVersion(d, Version)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "breaker: render json: %v\n", err)
 			return ExitError

@@ -80,6 +80,7 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 		return ExitUsage
 	}
 	opts.Results = results
+	opts.NamedResultsAnywhere = true // the user's own files, named on the command line
 	var err error
 	if opts.Ledger, err = readLedger(*ledgerFile, *keyFile); err != nil {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: %s\n", report.SafeLine(err.Error()))

@@ -118,6 +118,11 @@ func TestEvaluate_OpenStaysOpenAfterPassingPush(t *testing.T) {
 	if code != ExitTripped || rep.State != "OPEN" {
 		t.Errorf("exit %d state %s, want 42 OPEN: a passing push does not close the breaker", code, rep.State)
 	}
+	// The text names the count that tripped it, not the count after the pass.
+	out, _, _ := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--results", "junit.xml")
+	if want := "tripped: per-test limit (3/3) on " + testDup; !strings.Contains(out, want) {
+		t.Errorf("text lacks %q:\n%s", want, out)
+	}
 }
 
 // main: I ── agent: A A A ──(reset tag)── A(head, fail)

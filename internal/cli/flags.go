@@ -41,3 +41,22 @@ func parseFlags(fs *flag.FlagSet, args []string, help string, env *Env) (code in
 	}
 	return 0, true
 }
+
+// parseInterspersed is parseFlags for commands that take arguments: flags
+// may come before, between or after them (results FILE --format json), as
+// people type them; "--" ends the flags. It returns the arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string, help string, env *Env) (positional []string, code int, ok bool) {
+	for {
+		if code, ok := parseFlags(fs, args, help, env); !ok {
+			return nil, code, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, 0, true
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), 0, true
+		}
+		positional, args = append(positional, rest[0]), rest[1:]
+	}
+}

@@ -18,7 +18,7 @@ resets. With NAME, print that document instead; --list names them all.
 Flags:
   --list   list the embedded documents
 
-` + exitCodesHelp
+` + plainExitCodesHelp
 
 func runProtocol(_ context.Context, env *Env, args []string) int {
 	fs0 := newFlags("protocol")

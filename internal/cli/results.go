@@ -12,7 +12,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
 
-const resultsHelp = `Usage: breaker results [--format text|json] [--workspace DIR] FILE|GLOB...
+const resultsHelp = `Usage: breaker results [--format text|json] [--workspace DIR] FILE|GLOB|-...
 
 Print what the breaker reads from test result files: each file and its
 format, the counts, every test with its status and failure message, and
@@ -21,9 +21,10 @@ matched, zero tests, a test binary that crashed before any test).
 
 Formats are detected from the content: JUnit XML, go test -json, TAP 13.
 GLOB may use ** to cross directories (quote it from the shell). Paths are
-relative to the workspace; a file outside it, also through a symlink, is
-refused unread. Each file is capped at 64 MiB and all files together at
-256 MiB; each test's message and output at 64 KiB. Flags go before files.
+relative to the workspace; a glob outside it, or a symlink that leads
+elsewhere, is refused unread; a file named in full may lie anywhere. Each file is capped at 64 MiB and all files together at
+256 MiB; each test's message and output at 64 KiB. - reads standard input.
+Flags may come before or after the files.
 
 Flags:
   --format text|json   output format (default text). The text escapes
@@ -46,18 +47,19 @@ func runResults(_ context.Context, env *Env, args []string) int {
 	fs := newFlags("results")
 	format := fs.String("format", "text", "")
 	wsDir := fs.String("workspace", ".", "")
-	if code, ok := parseFlags(fs, args, resultsHelp, env); !ok {
+	files, code, ok := parseInterspersed(fs, args, resultsHelp, env)
+	if !ok {
 		return code
 	}
 	switch {
 	case *format != "text" && *format != "json":
 		fmt.Fprintf(env.Stderr, "breaker results: --format must be text or json, not %q; run 'breaker results --help' for usage\n", *format)
 		return ExitUsage
-	case fs.NArg() == 0:
-		fmt.Fprintln(env.Stderr, "breaker results: name at least one result FILE or GLOB; run 'breaker results --help' for usage")
+	case len(files) == 0:
+		fmt.Fprintln(env.Stderr, "breaker results: name at least one result FILE or GLOB, or - for standard input; run 'breaker results --help' for usage")
 		return ExitUsage
 	}
-	rep, err := readResults(*wsDir, fs.Args())
+	rep, err := readResults(*wsDir, files, env.Stdin)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker results: %s\n", report.EscapeControls(err.Error()))
 		return ExitError
@@ -77,14 +79,43 @@ func runResults(_ context.Context, env *Env, args []string) int {
 	return ExitClosed
 }
 
-// readResults reads the result files globs name inside the workspace dir.
-func readResults(dir string, globs []string) (testresult.Report, error) {
-	ws, err := workspace.Open(dir)
-	if err != nil {
-		return testresult.Report{}, err
+// readResults reads the result files globs name inside the workspace dir,
+// and standard input for "-".
+func readResults(dir string, globs []string, stdin io.Reader) (testresult.Report, error) {
+	var named []string
+	fromStdin := false
+	for _, g := range globs {
+		if g == "-" {
+			fromStdin = true
+			continue
+		}
+		named = append(named, g)
 	}
-	defer ws.Close()
-	return ws.Results(globs)
+	var rep testresult.Report
+	if len(named) > 0 {
+		ws, err := workspace.Open(dir)
+		if err != nil {
+			return testresult.Report{}, err
+		}
+		defer ws.Close()
+		ws.AllowNamedFilesAnywhere()
+		if rep, err = ws.Results(named); err != nil {
+			return rep, err
+		}
+	}
+	if !fromStdin {
+		return rep, nil
+	}
+	f := testresult.File{Path: "-"}
+	lr := &io.LimitedReader{R: stdin, N: workspace.DefaultLimits.MaxFileBytes + 1}
+	f.Result, f.Err = testresult.Parse(lr, testresult.FormatAuto)
+	switch {
+	case lr.N == 0:
+		f.Result, f.Err = nil, fmt.Errorf("-: standard input is over the %s cap", workspace.Size(workspace.DefaultLimits.MaxFileBytes))
+	case f.Err != nil:
+		f.Result, f.Err = nil, fmt.Errorf("-: %w", f.Err)
+	}
+	return testresult.Merge(append(rep.Files, f), globs), nil
 }
 
 // fileFormat is the format a file was read as, also when it failed.

@@ -34,11 +34,14 @@ type Options struct {
 	// ResultsDir is where the globs are read; "" = RepoDir. The hardened
 	// mode reads an artifact unpacked into a scratch directory.
 	ResultsDir string
-	Graph      string // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
-	Policy     breaker.Policy
-	Force      bool   // build the diagnostic whatever the counts
-	Ledger     Ledger // CI's earlier observations of this pull request or branch
-	Run        Run    // this run, for its own push and ledger entry
+	// NamedResultsAnywhere lets a result file named in full lie outside
+	// the workspace (the command line: the user's own files).
+	NamedResultsAnywhere bool
+	Graph                string // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
+	Policy               breaker.Policy
+	Force                bool   // build the diagnostic whatever the counts
+	Ledger               Ledger // CI's earlier observations of this pull request or branch
+	Run                  Run    // this run, for its own push and ledger entry
 }
 
 // Snapshot is everything one run read, ready to decide: the engine's input
@@ -97,6 +100,9 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 			return Snapshot{}, err
 		}
 		defer rws.Close()
+	}
+	if opts.NamedResultsAnywhere {
+		rws.AllowNamedFilesAnywhere()
 	}
 	rep, err := readResults(rws, opts)
 	if err != nil {

@@ -189,8 +189,16 @@ func reportRecovery(rs []breaker.RecoveryOption) []ReportRecovery {
 // is exact. DEL, C1 control characters and the "##[" of legacy workflow commands
 // are written as \u escapes, so printing the report can drive neither a
 // terminal nor the Actions runner.
-func JSON(d breaker.Decision) ([]byte, error) {
+func JSON(d breaker.Decision) ([]byte, error) { return JSONVersion(d, "") }
+
+// JSONVersion is JSON with the version of the breaker that decided in the
+// report's "version" field ("" reads as "dev").
+func JSONVersion(d breaker.Decision, version string) ([]byte, error) {
 	rep := newReport((*Redactor)(nil).Decision(d))
+	rep.Version = version
+	if rep.Version == "" {
+		rep.Version = "dev"
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

@@ -8,6 +8,7 @@ const Schema = "greenlight-breaker/v1"
 // optional values are null; lists are [] when empty, never null.
 type Report struct {
 	Schema              string             `json:"schema"`
+	Version             string             `json:"version"` // the breaker's version`
 	Policy              string             `json:"policy"`
 	State               string             `json:"state"`
 	Tripped             bool               `json:"tripped"`

@@ -154,7 +154,7 @@ func testLine(d breaker.Decision) string {
 func tripReason(d breaker.Decision) string {
 	switch d.TripReason {
 	case breaker.TripPerTest:
-		return fmt.Sprintf("per-test limit (%d/%d)", failedOf(d, d.TrippedTest), d.Limits.PerTest)
+		return fmt.Sprintf("per-test limit (%d/%d)", max(d.TripCount, failedOf(d, d.TrippedTest)), d.Limits.PerTest)
 	case breaker.TripSliceCeiling:
 		return fmt.Sprintf("slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
 	case breaker.TripNoProgress:

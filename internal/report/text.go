@@ -57,7 +57,7 @@ func textReason(d breaker.Decision) string {
 	switch d.TripReason {
 	case breaker.TripPerTest:
 		return fmt.Sprintf("tripped: per-test limit (%d/%d) on %s",
-			failedOf(d, d.TrippedTest), d.Limits.PerTest, SafeLine(d.TrippedTest))
+			max(d.TripCount, failedOf(d, d.TrippedTest)), d.Limits.PerTest, SafeLine(d.TrippedTest))
 	case breaker.TripSliceCeiling:
 		return fmt.Sprintf("tripped: slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
 	case breaker.TripNoProgress:

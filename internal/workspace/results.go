@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -46,8 +47,46 @@ func (w *Workspace) ResultsWith(globs []string, lim Limits) (testresult.Report, 
 			files = append(files, f)
 		}
 	}
+	for _, p := range w.outside {
+		files = append(files, readOutside(p, lim, &total))
+	}
+	w.outside = nil
 	return testresult.Merge(files, globs), nil
 }
+
+// AllowNamedFilesAnywhere lets a result file named in full (no wildcard)
+// lie outside the workspace: on the command line the user names their own
+// files. It is still opened through an os.Root at its own directory, so a
+// symlink there that leads elsewhere is refused. The Action never calls
+// it: its inputs are the agent's.
+func (w *Workspace) AllowNamedFilesAnywhere() { w.namedAnywhere = true }
+
+// readOutside reads a file named outside the workspace, through a root at
+// its directory.
+func readOutside(abs string, lim Limits, total *int64) testresult.File {
+	dw, err := Open(filepath.Dir(abs))
+	if err != nil {
+		return testresult.File{Path: abs, Err: fmt.Errorf("%s: %w", abs, err)}
+	}
+	defer dw.Close()
+	base := filepath.Base(abs)
+	f, _ := dw.readResultFile(base, lim, total)
+	f.Path = abs
+	if f.Err != nil {
+		f.Err = &renamed{msg: abs + strings.TrimPrefix(f.Err.Error(), base), err: f.Err}
+	}
+	return f
+}
+
+// renamed is an error whose text names the file by another path; errors.Is
+// still sees the original chain.
+type renamed struct {
+	msg string
+	err error
+}
+
+func (e *renamed) Error() string { return e.msg }
+func (e *renamed) Unwrap() error { return e.err }
 
 // Unreadable joins the errors of the result files that could not be read
 // (each names its file); nil when every file was read.
@@ -77,6 +116,14 @@ func (w *Workspace) matchGlobs(globs []string) ([]string, error) {
 	var out []string
 	for _, g := range globs {
 		pat, err := w.relativeGlob(g)
+		if errors.Is(err, ErrEscapes) && w.namedAnywhere && !strings.ContainsAny(g, `*?[{\`) {
+			abs, aerr := filepath.Abs(g)
+			if aerr != nil {
+				return nil, aerr
+			}
+			w.outside = append(w.outside, abs)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +152,7 @@ func (w *Workspace) relativeGlob(g string) (string, error) {
 	}
 	pat, err := w.Rel(g)
 	if err != nil {
-		return "", fmt.Errorf("result glob %q is outside the workspace %s", g, w.dir)
+		return "", fmt.Errorf("result glob %q is outside the workspace %s: %w; name files inside it", g, w.dir, ErrEscapes)
 	}
 	if !doublestar.ValidatePattern(pat) {
 		return "", fmt.Errorf("result glob %q is not a valid pattern", g)

@@ -130,3 +130,40 @@ func resultsWith(t *testing.T, dir string, globs []string, lim Limits) (testresu
 	defer w.Close()
 	return w.ResultsWith(globs, lim)
 }
+
+// On the command line a file named in full outside the workspace is the
+// user's: read, through a root at its own directory, so a symlink there
+// that leads elsewhere is still refused. A glob outside stays refused.
+func TestWorkspace_NamedFilesAnywhere(t *testing.T) {
+	t.Parallel()
+	ws, other, third := t.TempDir(), t.TempDir(), t.TempDir()
+	writeFiles(t, other, map[string]string{"r.xml": passingJUnit})
+	writeFiles(t, third, map[string]string{"secret.xml": passingJUnit})
+	if err := os.Symlink(filepath.Join(third, "secret.xml"), filepath.Join(other, "link.xml")); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	w, err := Open(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Results([]string{filepath.Join(other, "r.xml")}); err == nil {
+		t.Fatal("without AllowNamedFilesAnywhere a file outside the workspace was accepted")
+	}
+	w.AllowNamedFilesAnywhere()
+	rep, err := w.Results([]string{filepath.Join(other, "r.xml"), filepath.Join(other, "missing.xml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := fileErrors(rep)
+	if errs[filepath.Join(other, "r.xml")] != "" || !strings.Contains(errs[filepath.Join(other, "missing.xml")], "no such file") || len(rep.Tests) != 1 {
+		t.Errorf("files %v, %d tests; want r.xml read and missing.xml named missing", errs, len(rep.Tests))
+	}
+	if _, err := w.Results([]string{filepath.Join(other, "*.xml")}); err == nil {
+		t.Error("a glob outside the workspace was accepted")
+	}
+	rep, _ = w.Results([]string{filepath.Join(other, "link.xml")})
+	if got := fileErrors(rep)[filepath.Join(other, "link.xml")]; !strings.Contains(got, "leads outside") || len(rep.Tests) != 0 {
+		t.Errorf("a symlink out of the named file's directory: %q, %d tests read; want it refused", got, len(rep.Tests))
+	}
+}

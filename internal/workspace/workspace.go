@@ -27,8 +27,10 @@ var ErrEscapes = errors.New("the path or a symlink on it leads outside the works
 
 // Workspace is an open workspace directory. Close it when done.
 type Workspace struct {
-	dir  string
-	root *os.Root
+	dir           string
+	root          *os.Root
+	namedAnywhere bool     // AllowNamedFilesAnywhere
+	outside       []string // named files outside the workspace, for the current read
 }
 
 // Open opens the workspace at dir.
