@@ -421,3 +421,21 @@ func TestActionDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestActionYML_DescriptionFitsTheMarketplace: the Marketplace takes a
+// description of under 125 characters.
+func TestActionYML_DescriptionFitsTheMarketplace(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(actionYMLPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^description: >-\n((?:  .*\n)+)`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal("action.yml has no folded description")
+	}
+	desc := strings.Join(strings.Fields(string(m[1])), " ")
+	if n := len([]rune(desc)); n >= 125 {
+		t.Errorf("description is %d characters, want under 125: %q", n, desc)
+	}
+}
