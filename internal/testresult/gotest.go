@@ -218,22 +218,6 @@ func (p *goParser) record(k goKey, t Test) {
 	combineRerun(p.list.at(i), t)
 }
 
-// combineRerun folds a later run t into old: the last run that was not
-// skipped decides, and a pass after a failure is flaky.
-func combineRerun(old *Test, t Test) {
-	runs := append(runsOf(*old), runsOf(t)...)
-	if t.Status != breaker.StatusSkip || old.Status == breaker.StatusSkip {
-		*old = t
-	}
-	old.Runs = runs
-	old.Flaky = false
-	if old.Status == breaker.StatusPass {
-		for _, r := range runs {
-			old.Flaky = old.Flaky || r.Status.Failed()
-		}
-	}
-}
-
 // finish closes the stream: unfinished tests fail, benchmark lines become
 // tests, and package failures become infra reasons or warnings.
 func (p *goParser) finish() *Result {

@@ -56,6 +56,7 @@ type junitParser struct {
 }
 
 type junitSuite struct {
+	name     string
 	claims   Counts
 	hasChild bool
 }
@@ -108,8 +109,20 @@ func (p *junitParser) startSuite(attrs []rawAttr) error {
 	if err != nil {
 		return err
 	}
-	p.suites = append(p.suites, &junitSuite{claims: claims})
+	p.suites = append(p.suites, &junitSuite{name: capText(attrValue(attrs, "name")), claims: claims})
 	return nil
+}
+
+// suitePath is the names of the enclosing suites, outermost first, joined
+// by dots: what qualifies a case that has no classname.
+func (p *junitParser) suitePath() string {
+	var names []string
+	for _, s := range p.suites {
+		if s.name != "" {
+			names = append(names, s.name)
+		}
+	}
+	return strings.Join(names, ".")
 }
 
 // suiteCounts reads the counts a <testsuite> or <testsuites> declares; a
@@ -171,7 +184,7 @@ func (p *junitParser) finishCase(t Test) {
 		p.infra = append(p.infra, joinReason(kind+": "+t.Suite, firstLine(t.Output)))
 		return
 	}
-	p.index.add(&p.tests, t)
+	p.index.add(&p.tests, t, combineRerun)
 }
 
 func (p *junitParser) finish() error {

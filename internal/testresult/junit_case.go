@@ -55,6 +55,9 @@ func (p *junitParser) newCase(attrs []rawAttr, depth int) *junitCase {
 	if c.suite == "" && len(class) > 0 {
 		c.suite = p.internAttr(class)
 	}
+	if c.suite == "" {
+		c.suite = p.suitePath() // nested suites without classnames name their cases
+	}
 	return c
 }
 
@@ -182,13 +185,26 @@ func attrStatus(s string) breaker.TestStatus {
 	return breaker.StatusPass
 }
 
-// problemMessage is the message attribute, or else the first non-blank line
-// of the element's text.
+// genericMessages are message attributes that say nothing: gotestsum
+// writes "Failed" for every failure.
+var genericMessages = map[string]bool{"": true, "failed": true, "failure": true, "fail": true, "error": true, "errored": true, "skipped": true}
+
+// problemMessage is the message attribute, or, when it is a generic word
+// (Failed, failure, empty), the first meaningful line of the element's
+// text: not blank and not a "=== RUN" or "--- FAIL" line of go test.
 func problemMessage(pr *junitProblem) string {
-	if pr.message != "" {
+	if !genericMessages[strings.ToLower(strings.TrimSpace(pr.message))] {
 		return pr.message
 	}
-	body := pr.body.head
+	if line := meaningfulLine(pr.body.head); line != "" {
+		return line
+	}
+	return pr.message
+}
+
+// meaningfulLine is the first line of text that says something.
+func meaningfulLine(text []byte) string {
+	body := text
 	for len(body) > 0 {
 		line := body
 		if i := strings.IndexByte(string(body), '\n'); i >= 0 {
@@ -196,9 +212,11 @@ func problemMessage(pr *junitProblem) string {
 		} else {
 			body = nil
 		}
-		if s := strings.TrimSpace(string(line)); s != "" {
-			return s
+		s := strings.TrimSpace(string(line))
+		if s == "" || strings.HasPrefix(s, "=== ") || strings.HasPrefix(s, "--- FAIL") || strings.HasPrefix(s, "--- PASS") {
+			continue
 		}
+		return s
 	}
 	return ""
 }

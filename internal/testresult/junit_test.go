@@ -73,9 +73,9 @@ func TestParseJUnit_Dialects(t *testing.T) {
 			}}},
 		},
 		{
-			name: "a name repeated: the worst outcome wins, every outcome kept",
+			name: "a name repeated in one file is a rerun: the last outcome decides, flaky, every outcome kept",
 			in:   `<testsuite><testcase classname="C" name="t"><failure message="m"/></testcase><testcase classname="C" name="t"/></testsuite>`,
-			want: []Test{{Suite: "C", Name: "t", Status: breaker.StatusFail, Message: "m", Runs: []Run{
+			want: []Test{{Suite: "C", Name: "t", Status: breaker.StatusPass, Flaky: true, Runs: []Run{
 				{Status: breaker.StatusFail, Message: "m"},
 				{Status: breaker.StatusPass},
 			}}},

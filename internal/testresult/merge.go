@@ -46,7 +46,7 @@ func Merge(files []File, globs []string) Report {
 			break
 		}
 		for _, t := range f.Result.Tests {
-			idx.add(&list, t)
+			idx.add(&list, t, combineWorst)
 		}
 	}
 	if list.n > 0 {
@@ -108,9 +108,11 @@ type testKey struct{ suite, name string }
 type testIndex map[testKey]int
 
 // add adds t to list, or combines it with the test of the same name
-// already there (worst outcome wins, every outcome kept in Runs). Tests
-// without a name are never combined.
-func (x *testIndex) add(list *testList, t Test) {
+// already there with combine (every outcome kept in Runs). Tests without
+// a name are never combined. Within one file a repeated test is a rerun
+// (combineRerun); across files, a matrix of jobs, the worst outcome wins
+// (combineWorst).
+func (x *testIndex) add(list *testList, t Test, combine func(old *Test, t Test)) {
 	if t.Name == "" {
 		list.add(t)
 		return
@@ -120,7 +122,7 @@ func (x *testIndex) add(list *testList, t Test) {
 	}
 	k := testKey{t.Suite, t.Name}
 	if i, ok := (*x)[k]; ok {
-		combineWorst(list.at(i), t)
+		combine(list.at(i), t)
 		return
 	}
 	(*x)[k] = list.add(t)
@@ -134,6 +136,25 @@ func combineWorst(old *Test, t Test) {
 	}
 	old.Runs = runs
 	old.Flaky = old.Flaky && old.Status == breaker.StatusPass
+}
+
+// combineRerun folds a later run t of a test into old, within one file:
+// the last run that was not skipped decides, and a pass after a failure is
+// flaky. It is the rule of every format: go test -count, gotestsum
+// --rerun-fails, pytest-rerunfailures, Gradle's test-retry, Jest's
+// retryTimes, and TAP producers that repeat a test.
+func combineRerun(old *Test, t Test) {
+	runs := append(runsOf(*old), runsOf(t)...)
+	if t.Status != breaker.StatusSkip || old.Status == breaker.StatusSkip {
+		*old = t
+	}
+	old.Runs = runs
+	old.Flaky = false
+	if old.Status == breaker.StatusPass {
+		for _, r := range runs {
+			old.Flaky = old.Flaky || r.Status.Failed()
+		}
+	}
 }
 
 func runsOf(t Test) []Run {

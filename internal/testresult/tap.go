@@ -104,7 +104,7 @@ func (p *tapParser) flush() {
 		applyYAML(&t, p.yaml.String())
 		p.yaml = nil
 	}
-	p.index.add(&p.tests, t)
+	p.index.add(&p.tests, t, combineRerun)
 }
 
 func (p *tapParser) verdict(res *Result) {

@@ -7,7 +7,8 @@ import (
 
 // applyYAML attaches a TAP YAML diagnostics block to t: the block itself is
 // the output of a failing test; "message", "file" and "line" keys (at any
-// depth, the first of each) fill Message, File and Line. Only plain, quoted
+// depth, the first of each) fill Message, File and Line; without a
+// "message", node:test's "error" (or "cause") gives the Message. Only plain, quoted
 // and literal block (|) scalars are read; this is not a YAML parser.
 func applyYAML(t *Test, block string) {
 	if t.Status.Failed() {
@@ -24,6 +25,10 @@ func applyYAML(t *Test, block string) {
 		case "message":
 			if t.Message == "" {
 				t.Message = capText(yamlScalar(val, lines[i+1:], indentOf(l)))
+			}
+		case "error", "cause": // node:test's reporter
+			if t.Message == "" {
+				t.Message = capText(firstLine(yamlScalar(val, lines[i+1:], indentOf(l))))
 			}
 		case "file":
 			if t.File == "" {
