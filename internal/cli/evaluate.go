@@ -29,7 +29,8 @@ Flags:
                           origin/main, origin/master, main or master)
   --slice ID              evaluate this slice (default: the newest attempt's)
   --results GLOB          test result files, relative to --repo; repeatable;
-                          ** matches any depth. JUnit XML, go test -json, TAP.
+                          ** matches any depth. JUnit, go test -json, TAP,
+                          NUnit, xUnit.net, TRX.
                           Without results the head's tests count as not run.
   --graph PATH            slice graph for the scope lock
                           (default .greenlight/GRAPH.json when present)

@@ -19,7 +19,8 @@ format, the counts, every test with its status and failure message, and
 whether the run is infra (the tests did not run: a build failure, no file
 matched, zero tests, a test binary that crashed before any test).
 
-Formats are detected from the content: JUnit XML, go test -json, TAP 13.
+Formats are detected from the content: JUnit XML, go test -json, TAP 13,
+NUnit XML, xUnit.net v2 XML and TRX.
 GLOB may use ** to cross directories (quote it from the shell). Paths are
 relative to the workspace; a glob outside it, or a symlink that leads
 elsewhere, is refused unread; a file named in full may lie anywhere. Each file is capped at 64 MiB and all files together at

@@ -31,6 +31,12 @@ func Parse(r io.Reader, f Format) (*Result, error) {
 		res, err = ParseGoTest(br)
 	case FormatTAP:
 		res, err = ParseTAP(br)
+	case FormatNUnit:
+		res, err = ParseNUnit(br)
+	case FormatXUnit:
+		res, err = ParseXUnit(br)
+	case FormatTRX:
+		res, err = ParseTRX(br)
 	default:
 		return nil, fmt.Errorf("unknown result format %q", f)
 	}
@@ -42,7 +48,8 @@ func Parse(r io.Reader, f Format) (*Result, error) {
 }
 
 // Detect names the format of a file from its first bytes: XML (first
-// non-blank byte '<') is JUnit; a line starting with '{' or one of go test's
+// non-blank byte '<') is JUnit, NUnit, xUnit.net or TRX by its root element
+// (JUnit when it is none of them); a line starting with '{' or one of go test's
 // own lines (FAIL, ok, ---, ===, panic:) is a go test stream; a TAP version
 // line, a plan (1..N) or a test line (ok / not ok) is TAP. Comment lines
 // starting with '#' decide nothing. The error is a *ParseError.
@@ -55,7 +62,7 @@ func Detect(head []byte) (Format, error) {
 	case len(trimmed) == 0:
 		return "", &ParseError{Msg: "the file holds only white space"}
 	case trimmed[0] == '<':
-		return FormatJUnit, nil
+		return xmlFormat(trimmed), nil
 	}
 	for line := range bytes.Lines(trimmed) {
 		line = bytes.TrimRight(line, "\r\n")
@@ -69,6 +76,40 @@ func Detect(head []byte) (Format, error) {
 		}
 	}
 	return "", &ParseError{Msg: "unrecognised format: not JUnit XML, a go test -json stream or TAP"}
+}
+
+// xmlRoots name the XML formats by their root element; anything else is
+// read as JUnit, whose reader names the root it did not expect.
+var xmlRoots = map[string]Format{
+	"testsuites": FormatJUnit, "testsuite": FormatJUnit,
+	"test-run": FormatNUnit, "test-results": FormatNUnit, "test-suite": FormatNUnit,
+	"assemblies": FormatXUnit, "assembly": FormatXUnit,
+	"TestRun": FormatTRX,
+}
+
+// xmlFormat finds the root element after the prolog, comments and DOCTYPE.
+func xmlFormat(head []byte) Format {
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '<')
+		if i < 0 || i+1 >= len(head) {
+			break
+		}
+		head = head[i+1:]
+		switch {
+		case head[0] == '?' || head[0] == '!':
+			continue
+		}
+		end := bytes.IndexAny(head, " \t\r\n/>")
+		if end < 0 {
+			break
+		}
+		name := localName(head[:end])
+		if f, ok := xmlRoots[string(name)]; ok {
+			return f
+		}
+		break
+	}
+	return FormatJUnit
 }
 
 func isTAPLine(line []byte) bool {

@@ -1,5 +1,8 @@
 // Package testresult reads the test results a CI workflow produced: JUnit XML
-// in its common dialects, `go test -json` streams and TAP 13. It is pure: an
+// in its common dialects, `go test -json` streams, TAP 13, NUnit 2/3 XML,
+// xUnit.net v2 XML and Visual Studio TRX, one file per format. Inside one
+// file a repeated test is a rerun (the last non-skip outcome decides); Merge
+// lets the worst outcome win across files. It is pure: an
 // io.Reader in, a Result out. Opening files, globbing and size caps live at
 // the edge (internal/workspace).
 //

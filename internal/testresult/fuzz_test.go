@@ -91,3 +91,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// ownSeeds adds the project's own files under testdata matching pattern.
+func ownSeeds(f *testing.F, pattern string) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", pattern))
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+}
+
+func FuzzParseNUnit(f *testing.F) {
+	ownSeeds(f, "dotnet/nunit3.xml")
+	addSeeds(f, "nunit/enricomi/*/*/*.xml", `<test-results><test-suite name="s"><results><test-case name="a.b" executed="True" success="False"><failure><message>m</message></failure></test-case></results></test-suite></test-results>`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := ParseNUnit(bytes.NewReader(data))
+		checkParsed(t, res, err)
+	})
+}
+
+func FuzzParseXUnit(f *testing.F) {
+	ownSeeds(f, "dotnet/xunit2.xml")
+	addSeeds(f, "xunit/enricomi/*/*.xml", `<assemblies><assembly><collection><test name="T.a" type="T" method="a" result="Fail"><failure><message>m</message></failure></test></collection></assembly></assemblies>`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := ParseXUnit(bytes.NewReader(data))
+		checkParsed(t, res, err)
+	})
+}
+
+func FuzzParseTRX(f *testing.F) {
+	ownSeeds(f, "dotnet/vstest.trx")
+	addSeeds(f, "trx/enricomi/*/*.trx", `<TestRun><Results><UnitTestResult testId="1" testName="a" outcome="Failed"><InnerResults><UnitTestResult testId="1" testName="a (1)" outcome="Passed"/></InnerResults></UnitTestResult></Results></TestRun>`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := ParseTRX(bytes.NewReader(data))
+		checkParsed(t, res, err)
+	})
+}

@@ -16,6 +16,9 @@ const (
 	FormatJUnit  Format = "junit"
 	FormatGoTest Format = "gotest"
 	FormatTAP    Format = "tap"
+	FormatNUnit  Format = "nunit"
+	FormatXUnit  Format = "xunit"
+	FormatTRX    Format = "trx"
 )
 
 // Test is one test of a run, after its runs in one file were combined.

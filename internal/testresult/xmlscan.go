@@ -3,6 +3,7 @@ package testresult
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -38,6 +39,11 @@ type xmlScanner struct {
 	attrs []rawAttr
 	lastR bool // the last text byte handed over was '\r'
 	txt   []byte
+	// strictEntities makes a reference to an entity that is not one of
+	// XML's five, nor a character reference, an error instead of text, and
+	// an attribute XML would refuse an error too (the .NET formats, whose
+	// producers write well-formed XML; JUnit's are read leniently).
+	strictEntities bool
 }
 
 func newXMLScanner(r io.Reader) *xmlScanner {
@@ -143,10 +149,25 @@ func (s *xmlScanner) textWithEntity(h xmlHandler, amp int) error {
 	if semi := bytes.IndexByte(window, ';'); semi > 0 {
 		if d, ok := decodeEntity(window[1:semi]); ok {
 			n, dec = semi+1, d
+		} else if s.strictEntities && entityName(window[1:semi]) {
+			return fmt.Errorf("entity &%s; is not defined: a DTD's entities are never read, so the file cannot be (an XML external entity?)", capText(string(window[1:semi])))
 		}
 	}
 	s.pos += n
 	return s.emit(h, dec)
+}
+
+// entityName reports whether b looks like an entity's name.
+func entityName(b []byte) bool {
+	if len(b) == 0 || b[0] == '#' {
+		return false
+	}
+	for _, c := range b {
+		if !(c == '_' || c == '-' || c == '.' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // emit hands text to h with line ends normalised to "\n", as XML asks.

@@ -140,7 +140,7 @@ func (s *xmlScanner) scanStart(h xmlHandler) error {
 	if len(name) == 0 {
 		return errors.New("malformed XML: a tag without a name")
 	}
-	if s.attrs, err = parseAttrs(s.attrs[:0], tag[n:]); err != nil {
+	if s.attrs, err = parseAttrs(s.attrs[:0], tag[n:], s.strictEntities); err != nil {
 		return err
 	}
 	if err := h.start(name, s.attrs); err != nil {
@@ -154,8 +154,10 @@ func (s *xmlScanner) scanStart(h xmlHandler) error {
 }
 
 // parseAttrs reads `name="value" name='value'`; an unquoted value runs to
-// the next blank and a name without a value has an empty one.
-func parseAttrs(dst []rawAttr, b []byte) ([]rawAttr, error) {
+// the next blank and a name without a value has an empty one. strict
+// refuses what XML does: an unquoted value, a name without one, and
+// anything but a blank right after a closing quote.
+func parseAttrs(dst []rawAttr, b []byte, strict bool) ([]rawAttr, error) {
 	for {
 		b = bytes.TrimLeft(b, " \t\r\n")
 		if len(b) == 0 {
@@ -168,6 +170,9 @@ func parseAttrs(dst []rawAttr, b []byte) ([]rawAttr, error) {
 		a := rawAttr{name: localName(b[:n])}
 		b = bytes.TrimLeft(b[n:], " \t\r\n")
 		if len(b) == 0 || b[0] != '=' {
+			if strict {
+				return dst, fmt.Errorf("malformed XML: attribute %q has no value", a.name)
+			}
 			dst = append(dst, a)
 			continue
 		}
@@ -178,6 +183,11 @@ func parseAttrs(dst []rawAttr, b []byte) ([]rawAttr, error) {
 				return dst, fmt.Errorf("malformed XML: unclosed value of attribute %q", a.name)
 			}
 			a.value, b = b[1:1+end], b[2+end:]
+			if strict && len(b) > 0 && !bytes.ContainsAny(b[:1], " \t\r\n") {
+				return dst, fmt.Errorf("malformed XML: %q follows the value of attribute %q (a quote inside the value?)", capText(string(b[:min(len(b), 20)])), a.name)
+			}
+		} else if strict {
+			return dst, fmt.Errorf("malformed XML: the value of attribute %q is not quoted", a.name)
 		} else {
 			end := bytes.IndexAny(b, " \t\r\n")
 			if end < 0 {
