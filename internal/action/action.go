@@ -63,6 +63,7 @@ func Run(ctx context.Context, deps Deps, ax *actionenv.Action) Outcome {
 	r := &run{ax: ax, in: in, deps: deps, red: report.NewRedactor(in.Token)}
 	r.policy = breaker.DefaultPolicy()
 	r.policy.TrailerPrefix, r.policy.TagPrefix = in.TrailerPrefix, in.TagPrefix
+	r.policy.Name = in.Policy
 	gh, ctxErr := ax.Context()
 	r.gh = gh
 	if err := errors.Join(inErr, ctxErr); err != nil {
@@ -135,6 +136,7 @@ func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
 		RepoDir: r.gh.Workspace, Head: s.head, Base: s.base, BaseRef: s.baseRef, BaseSource: s.baseSource,
 		Slice: s.slice, Branch: s.branch,
 		Results: r.in.Results, ResultsDir: r.resultsDir, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
+		Phase: r.in.Phase, Threshold: r.in.Threshold,
 		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr},
 	}
 	if r.state != nil {

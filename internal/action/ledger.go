@@ -105,8 +105,9 @@ const maxCheckText = 65535
 // diagnostic as summary, failing tests as annotations, and the ledger
 // entry in the text. A token that may not write checks (a fork's pull
 // request) leaves a note; the verdict stands.
-func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision) {
+func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision, reset *ledger.Reset) {
 	entry := snap.Entry(d)
+	entry.Reset = reset
 	var key []byte
 	if r.in.LedgerKey != "" {
 		key = []byte(r.in.LedgerKey)

@@ -197,12 +197,20 @@ func setOutputs(r *run, d breaker.Decision, cpSHA, reportPath string) {
 // block, and annotates the run when the breaker is OPEN.
 func logVerdict(r *run, d breaker.Decision) {
 	r.ax.Untrusted(report.Text(r.red.Decision(d)) + notesText(r))
+	if d.State == breaker.StateHalfOpen {
+		r.ax.Annotate(actionenv.LevelWarning, "Circuit breaker HALF_OPEN",
+			report.SafeLine(r.red.Clean("slice "+d.Slice+": no progress at the last pushes; the breaker opens if it goes on. The check passes for now.")))
+		return
+	}
 	if !d.Tripped {
 		return
 	}
 	why := fmt.Sprintf("%d failed attempts in the slice (limit %d)", d.TotalFailed, d.Limits.Slice)
-	if d.TripReason == breaker.TripPerTest {
+	switch d.TripReason {
+	case breaker.TripPerTest:
 		why = "test " + d.TrippedTest + fmt.Sprintf(" reached %d failed attempts", d.Limits.PerTest)
+	case breaker.TripNoProgress, breaker.TripSameError, breaker.TripConsecutiveFailures, breaker.TripPattern, breaker.TripLedgerTampered:
+		why = "tripped (" + string(d.TripReason) + ", policy " + d.Policy + ")"
 	}
 	msg := "slice " + d.Slice + ": " + why + ". Stop and ask a human; the diagnostic is in the step summary and the pull request comment."
 	r.ax.Annotate(actionenv.LevelError, "Circuit breaker OPEN", report.SafeLine(r.red.Clean(msg)))

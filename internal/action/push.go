@@ -68,7 +68,7 @@ func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullReq
 		refs.checkpoint = sha
 		d = snap.Decide(refs.engine(d.Slice))
 	}
-	writeCheckRun(ctx, r, snap, d)
+	writeCheckRun(ctx, r, snap, d, nil)
 	publish(ctx, r, d, refs, pr, "")
 	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip}
 	if d.Tripped && !r.in.FailOnTrip {

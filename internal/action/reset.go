@@ -7,6 +7,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // reset moves the slice's reset tag to the pull request's head, after a
@@ -42,6 +43,9 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 	// decide that head as if reset there (the rollback commit is no attempt).
 	refs.reset = pr.HeadSHA
 	d := snap.Decide(refs.engine(slice))
+	// The reset is recorded in the ledger on the head, with who and why,
+	// and the head's check turns to the new verdict.
+	writeCheckRun(ctx, r, snap, d, &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC()})
 	publish(ctx, r, d, refs, &pr, resetAck(c.Author, slice, r.stamp(), cmd))
 	return Outcome{Decision: &d}
 }

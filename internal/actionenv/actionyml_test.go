@@ -265,6 +265,9 @@ func TestActionYML_Defaults(t *testing.T) {
 		"app-id":           "",
 		"allow-pr-author":  strconv.FormatBool(none.AllowPRAuthor),
 		"results-artifact": "",
+		"policy":           none.Policy,
+		"phase":            "",
+		"threshold":        strconv.Itoa(none.Threshold),
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {
 		t.Errorf("action.yml defaults differ from the Go defaults (-Go +action.yml):\n%s", diff)

@@ -32,6 +32,9 @@ type Inputs struct {
 	// ResultsArtifact names the artifact of the tested run that holds the
 	// results (workflow_run only).
 	ResultsArtifact string
+	Policy          string // greenlight, prp, bmad or liza
+	Phase           string // prp: the phase when no commit names one
+	Threshold       int    // bmad: consecutive failed pushes that trigger
 	// AllowPRAuthor lets the pull request's author run commands (a person
 	// opened it); by default the author is treated as the agent.
 	AllowPRAuthor bool
@@ -42,6 +45,7 @@ type Inputs struct {
 var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run",
+	"policy", "phase", "threshold",
 	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id",
 }
 
@@ -84,12 +88,27 @@ func (a *Action) Inputs() (Inputs, error) {
 		CheckName:       orDefault(a.Input("check-name"), DefaultCheckName),
 		LedgerKey:       a.Input("ledger-key"),
 		ResultsArtifact: a.Input("results-artifact"),
+		Policy:          orDefault(a.Input("policy"), breaker.PolicyGreenlight),
+		Phase:           a.Input("phase"),
+		Threshold:       breaker.DefaultThreshold,
 	}
 	var errs []error
 	in.Comment, errs = a.boolInput("comment", true, errs)
 	in.FailOnTrip, errs = a.boolInput("fail-on-trip", true, errs)
 	in.DryRun, errs = a.boolInput("dry-run", false, errs)
 	in.AllowPRAuthor, errs = a.boolInput("allow-pr-author", false, errs)
+	if v := a.Input("threshold"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err == nil {
+			err = breaker.CheckThreshold(n)
+		} else {
+			err = fmt.Errorf("%q is not a number", v)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("input threshold: %w", err))
+		}
+		in.Threshold = n
+	}
 	if v := a.Input("app-id"); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
@@ -114,6 +133,14 @@ func (in Inputs) check() []error {
 	if in.Base != "" && !fullSHA.MatchString(in.Base) {
 		errs = append(errs, fmt.Errorf("input base %q is not a full commit SHA; leave it empty: the base comes from the event (the pull request's base) or GitHub's API (the default branch), "+
 			"never from a ref in the workspace, which the code under test can move", in.Base))
+	}
+	if err := breaker.CheckPolicy(in.Policy); err != nil {
+		errs = append(errs, fmt.Errorf("input policy: %w", err))
+	}
+	if in.Phase != "" {
+		if err := breaker.CheckPhase(in.Phase); err != nil {
+			errs = append(errs, fmt.Errorf("input phase: %w", err))
+		}
 	}
 	if err := breaker.CheckTrailerPrefix(in.TrailerPrefix); err != nil {
 		errs = append(errs, fmt.Errorf("input trailer-prefix: %w", err))

@@ -18,6 +18,7 @@ func TestAction_Inputs(t *testing.T) {
 	defaults := Inputs{
 		Token: "ghs_abcdef", TrailerPrefix: "Greenlight-", TagPrefix: "greenlight/",
 		Comment: true, BotLogin: "github-actions[bot]", FailOnTrip: true, CheckName: "greenlight-breaker",
+		Policy: "greenlight", Threshold: 5,
 	}
 	tests := []struct {
 		name string

@@ -5,8 +5,10 @@ type State string
 
 // The two states a slice can be in.
 const (
-	StateClosed State = "CLOSED"
-	StateOpen   State = "OPEN"
+	StateClosed   State = "CLOSED"
+	StateOpen     State = "OPEN"
+	StateHalfOpen State = "HALF_OPEN" // the prp policy's warning state: not tripped
+
 )
 
 // TripReason says why the breaker is OPEN, or that a human forced the diagnostic.
@@ -21,7 +23,11 @@ const (
 	TripNoProgress TripReason = "no_progress"
 	// TripLedgerTampered: a ledger entry's MAC did not verify.
 	TripLedgerTampered TripReason = "ledger_tampered"
-	TripManual         TripReason = "manual"
+	// The other policies' reasons.
+	TripSameError           TripReason = "same_error"           // prp: the same error at the phase's threshold
+	TripConsecutiveFailures TripReason = "consecutive_failures" // bmad: failed sessions in a row
+	TripPattern             TripReason = "anomaly_pattern"      // liza: an anomaly pattern matched
+	TripManual              TripReason = "manual"
 )
 
 // Outcome is the result of one attempt, after the priority rules of DESIGN §1.
@@ -164,6 +170,13 @@ type Decision struct {
 	Violations  []ScopeFinding // every out-of-scope file (violation or justified)
 	Misreports  []Misreport
 	Diagnostics []Diagnostic
+	// PolicyState is the state in the policy's own words: CLOSED, HALF_OPEN
+	// or OPEN (greenlight, prp), HEALTHY, TRIGGERED or COMPLETE (bmad), OK
+	// or TRIGGERED (liza).
+	PolicyState string
+	PRP         *PRPState     // the prp policy's state (seed 002), nil for the others
+	BMAD        *BMADState    // the bmad policy's state (seed 003)
+	Liza        *LizaState    // the liza policy's findings (seed 004)
 	Pushes      []PushSummary // every observed push of the slice, oldest first
 	Ledger      LedgerInfo
 	Base        Base

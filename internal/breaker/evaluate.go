@@ -76,6 +76,7 @@ func Evaluate(in Input) Decision {
 	if d.Tripped || in.Force {
 		d.Diagnostics = e.diagnose(d, current, t)
 	}
+	e.applyPolicy(&d)
 	d.Notes = e.notes
 	return d
 }

@@ -42,6 +42,23 @@ type Push struct {
 	// OPEN verdict stays OPEN, and its count is a floor, even when a force
 	// push took the commits it judged away.
 	Verdict *Verdict
+	// Counts are the run's test counts at Head (total, passed, failed and
+	// errored), what the prp and bmad policies measure progress with.
+	Counts PushCounts
+	// Reset is a verified human reset recorded at this push, if any.
+	Reset *ResetRecord
+}
+
+// PushCounts are a run's test counts.
+type PushCounts struct {
+	Total, Passed, Failed int // Failed includes errored
+}
+
+// ResetRecord is a verified human reset, as the ledger keeps it.
+type ResetRecord struct {
+	Author string
+	Text   string
+	At     time.Time
 }
 
 // Verdict is a decision as the ledger keeps it.

@@ -130,6 +130,10 @@ type Input struct {
 	Pushes []Push
 	Ledger LedgerInfo // where Pushes came from, and whether they verified
 	Base   Base       // the base the branch was read from
+
+	Phase     string    // prp: the phase when no commit names one (--phase)
+	Threshold int       // bmad: consecutive failed sessions that trigger (--threshold); 0 = 5
+	Anomalies []Anomaly // liza: the anomalies the agents logged (.liza/state.yaml)
 }
 
 // The sources of a Base.

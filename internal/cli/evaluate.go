@@ -40,6 +40,12 @@ Flags:
                           lines, oldest first (what breaker ledger prints)
   --ledger-key-file FILE  the ledger key: verify the entries' MACs; an entry
                           that does not verify trips ledger_tampered
+  --policy NAME           greenlight (default), prp, bmad or liza: which
+                          breaker of the seeds judges the same evidence
+  --phase P               prp: RED, GREEN (default), REFACTOR or DOCUMENT,
+                          when no commit has a PRP-Phase trailer
+  --threshold N           bmad: consecutive failed pushes that trigger
+                          (1-99, default 5)
   --trailer-prefix P      trailer key prefix (default "Greenlight-")
   --tag-prefix P          tag prefix for checkpoint and reset tags
                           (default "greenlight/")
@@ -64,6 +70,9 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	fs.StringVar(&tagPrefix, "tag-prefix", breaker.DefaultTagPrefix, "")
 	format := fs.String("format", "text", "")
 	ledgerFile := fs.String("ledger", "", "")
+	policy := fs.String("policy", breaker.PolicyGreenlight, "")
+	fs.StringVar(&opts.Phase, "phase", "", "")
+	fs.IntVar(&opts.Threshold, "threshold", breaker.DefaultThreshold, "")
 	keyFile := fs.String("ledger-key-file", "", "")
 	if code, ok := parseFlags(fs, args, evaluateHelp, env); !ok {
 		return code
@@ -74,6 +83,10 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	}
 	if !validFormat(*format) {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: --format %q: want text, markdown or json\n", *format)
+		return ExitUsage
+	}
+	if err := checkPolicy(*policy, opts.Phase, opts.Threshold); err != nil {
+		fmt.Fprintf(env.Stderr, "breaker evaluate: %v\n", err)
 		return ExitUsage
 	}
 	if err := checkNames(opts.Slice, trailerPrefix, tagPrefix); err != nil {
@@ -89,12 +102,31 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	}
 	opts.Policy = breaker.DefaultPolicy()
 	opts.Policy.TrailerPrefix, opts.Policy.TagPrefix = trailerPrefix, tagPrefix
+	opts.Policy.Name = *policy
 	snap, err := evaluate.Load(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: %s\n", report.SafeLine(err.Error()))
 		return ExitError
 	}
 	return printDecision(env, snap.Decide(snap.LocalRefs()), *format)
+}
+
+// checkPolicy validates the policy and its tuning, with the rules the
+// Action applies to its inputs.
+func checkPolicy(policy, phase string, threshold int) error {
+	var errs []error
+	if err := breaker.CheckPolicy(policy); err != nil {
+		errs = append(errs, fmt.Errorf("--policy: %w", err))
+	}
+	if phase != "" {
+		if err := breaker.CheckPhase(phase); err != nil {
+			errs = append(errs, fmt.Errorf("--phase: %w", err))
+		}
+	}
+	if err := breaker.CheckThreshold(threshold); err != nil {
+		errs = append(errs, fmt.Errorf("--threshold: %w", err))
+	}
+	return errors.Join(errs...)
 }
 
 // checkNames validates the names a user chose with the rules the Action

@@ -41,6 +41,8 @@ func runPush(head string, run Run, rep testresult.Report, names []string) breake
 	if rep.Infra == "" {
 		declare(p.Declared, rep.Tests, names)
 	}
+	c := rep.Counts()
+	p.Counts = breaker.PushCounts{Total: c.Total, Passed: c.Passed, Failed: c.Failed + c.Errored}
 	return p
 }
 
@@ -75,7 +77,11 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 	p := breaker.Push{Head: e.Head, ObservedAt: e.ObservedAt, RunID: e.RunID, Event: e.Event,
 		Source: breaker.PushFromLedger, Slice: e.Slice,
 		Verdict: &breaker.Verdict{State: e.Verdict.State, TripReason: e.Verdict.TripReason, TotalFailed: e.Verdict.TotalFailed},
+		Counts:  breaker.PushCounts{Total: e.Counts.Total, Passed: e.Counts.Passed, Failed: e.Counts.Failed + e.Counts.Errored},
 		Tests:   make(map[string]breaker.PushTest, len(e.Tests)), Declared: map[string]breaker.PushTest{}}
+	if e.Reset != nil {
+		p.Reset = &breaker.ResetRecord{Author: e.Reset.Author, Text: e.Reset.Text, At: e.Reset.At}
+	}
 	if e.Infra != nil {
 		p.Infra = *e.Infra
 		if p.Infra == "" {

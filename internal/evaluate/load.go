@@ -41,7 +41,11 @@ type Options struct {
 	Policy               breaker.Policy
 	Force                bool   // build the diagnostic whatever the counts
 	Ledger               Ledger // CI's earlier observations of this pull request or branch
-	Run                  Run    // this run, for its own push and ledger entry
+	// Phase (prp) and Threshold (bmad) tune the other policies; the liza
+	// policy reads .liza/state.yaml from the repository.
+	Phase     string
+	Threshold int
+	Run       Run // this run, for its own push and ledger entry
 }
 
 // Snapshot is everything one run read, ready to decide: the engine's input
@@ -121,6 +125,17 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	}
 	if in.Scope, err = loadScope(ws, opts.Graph); err != nil {
 		return Snapshot{}, err
+	}
+	in.Phase, in.Threshold = opts.Phase, opts.Threshold
+	if p.Name == breaker.PolicyLiza {
+		anomalies, note, err := readAnomalies(ws)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		in.Anomalies = anomalies
+		if note != "" {
+			in.Observation.Notes = append(in.Observation.Notes, note)
+		}
 	}
 	return Snapshot{input: in, localRefs: local, run: head, report: rep, ledger: opts.Ledger, meta: run}, nil
 }

@@ -38,6 +38,9 @@ type Entry struct {
 	// Tests are every test failing or erroring at Head and every test that
 	// failed at an earlier observed push of the slice, with its status now.
 	Tests []Test `json:"tests"`
+	// Reset records a verified human reset made at Head: who and their
+	// words. Null otherwise.
+	Reset *Reset `json:"reset,omitempty"`
 	// Cut is how many tests were left out to keep the entry under its
 	// size bound; the first ones kept are the failing ones.
 	Cut int    `json:"cut"`
@@ -51,6 +54,13 @@ type Counts struct {
 	Failed  int `json:"failed"`
 	Errored int `json:"errored"`
 	Skipped int `json:"skipped"`
+}
+
+// Reset is a verified human reset, as the ledger keeps it.
+type Reset struct {
+	Author string    `json:"author"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
 }
 
 // Verdict is a run's decision, as the ledger keeps it.

@@ -33,6 +33,10 @@ func newReport(d breaker.Decision) Report {
 		Tests:               reportTests(d.Tests),
 		PriorAttempts:       reportAttempts(d.Prior),
 		Diagnostics:         reportDiagnostics(d.Diagnostics),
+		PolicyState:         policyState(d),
+		PRP:                 reportPRP(d.PRP),
+		BMAD:                reportBMAD(d.BMAD),
+		Liza:                reportLiza(d.Liza),
 		Pushes:              reportPushes(d.Pushes),
 		Ledger:              reportLedger(d.Ledger),
 		Notes:               nonNil(d.Notes),
@@ -52,6 +56,15 @@ func reportPushes(ps []breaker.PushSummary) []ReportPush {
 		out = append(out, rp)
 	}
 	return out
+}
+
+// policyState is the state in the policy's words; greenlight's are its
+// states.
+func policyState(d breaker.Decision) string {
+	if d.PolicyState != "" {
+		return d.PolicyState
+	}
+	return string(d.State)
 }
 
 func reportLedger(l breaker.LedgerInfo) ReportLedger {

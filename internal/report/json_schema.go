@@ -29,6 +29,10 @@ type Report struct {
 	Tests               []ReportTest       `json:"tests"`
 	PriorAttempts       []ReportAttempt    `json:"prior_attempts"`
 	Diagnostics         []ReportDiagnostic `json:"diagnostics"`
+	PolicyState         string             `json:"policy_state"`
+	PRP                 *ReportPRP         `json:"prp"`
+	BMAD                *ReportBMAD        `json:"bmad"`
+	Liza                *ReportLiza        `json:"liza"`
 	Pushes              []ReportPush       `json:"pushes"`
 	Ledger              ReportLedger       `json:"ledger"`
 	Notes               []string           `json:"notes"`

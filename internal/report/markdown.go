@@ -66,7 +66,11 @@ func markdownBlocks(d breaker.Decision, ack string) []block {
 	if strings.TrimSpace(ack) != "" {
 		bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
 	}
-	bs = append(bs, fixed(countsTable(d)))
+	if pb := policyBlocks(d); pb != nil {
+		bs = append(bs, pb...)
+	} else {
+		bs = append(bs, fixed(countsTable(d)))
+	}
 	bs = append(bs, diagnosticsBlocks(d)...)
 	bs = append(bs, extraBlocks(d)...)
 	return append(bs, fixed(footer))
@@ -82,7 +86,7 @@ func header(d breaker.Decision) string {
 	}
 	lines = append(lines,
 		"**Trip reason:** "+tripReason(d),
-		"**State:** "+EscapeInline(string(d.State)),
+		"**State:** "+EscapeInline(string(d.State))+policyWords(d),
 		"**Head:** "+shaSpan(d.Head),
 		"**Base:** "+baseLine(d.Base),
 		"**Checkpoint:** "+checkpointLine(d.Checkpoint))
@@ -96,6 +100,14 @@ func header(d breaker.Decision) string {
 			inline(d.HeadInfra) + "\n"
 	}
 	return out
+}
+
+// policyWords adds the policy's own state when it has other words.
+func policyWords(d breaker.Decision) string {
+	if d.PolicyState == "" || d.PolicyState == string(d.State) {
+		return ""
+	}
+	return " (" + EscapeInline(d.Policy) + ": " + EscapeInline(d.PolicyState) + ")"
 }
 
 // baseLine names the base the branch was read from, and its source.
@@ -116,6 +128,8 @@ func title(d breaker.Decision) string {
 		return "Circuit Breaker: Diagnostic Requested"
 	case d.State == breaker.StateOpen:
 		return "Circuit Breaker Tripped"
+	case d.State == breaker.StateHalfOpen:
+		return "Circuit Breaker: HALF_OPEN (warning)"
 	default:
 		return "Circuit Breaker: CLOSED"
 	}
@@ -158,9 +172,18 @@ func tripReason(d breaker.Decision) string {
 	case breaker.TripSliceCeiling:
 		return fmt.Sprintf("slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
 	case breaker.TripNoProgress:
+		if d.PRP != nil {
+			return fmt.Sprintf("no progress (prp: %d iterations without progress in phase %s)", d.PRP.NoProgressCount, d.PRP.Phase)
+		}
 		return fmt.Sprintf("no progress (%d failed pushes in a row; CI's evidence)", d.Limits.NoProgress)
 	case breaker.TripLedgerTampered:
 		return "ledger tampered (an entry of CI's evidence does not verify)"
+	case breaker.TripSameError:
+		return "same error (prp: the same error at the phase's threshold)"
+	case breaker.TripConsecutiveFailures:
+		return "consecutive failures (bmad: failed pushes in a row at the threshold)"
+	case breaker.TripPattern:
+		return "anomaly pattern (liza)"
 	case breaker.TripManual:
 		return "manual (a human asked for this diagnostic)"
 	case breaker.TripNone:

@@ -43,6 +43,9 @@ func Text(d breaker.Decision) string {
 		fmt.Fprintf(&b, "pushes:  %s\n", textPushes(d))
 	}
 	fmt.Fprintf(&b, "ledger:  %s\n", textLedger(d.Ledger))
+	if p := textPolicy(d); p != "" {
+		fmt.Fprintf(&b, "policy:  %s\n", SafeLine(p))
+	}
 	if len(d.Notes) > 0 {
 		b.WriteString("notes:\n")
 		for _, n := range d.Notes {
@@ -61,9 +64,14 @@ func textReason(d breaker.Decision) string {
 	case breaker.TripSliceCeiling:
 		return fmt.Sprintf("tripped: slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
 	case breaker.TripNoProgress:
+		if d.PRP != nil {
+			return "tripped: " + SafeLine(textPolicy(d))
+		}
 		return fmt.Sprintf("tripped: no progress (%d failed pushes in a row)", d.Limits.NoProgress)
 	case breaker.TripLedgerTampered:
 		return "tripped: the ledger was tampered with"
+	case breaker.TripSameError, breaker.TripConsecutiveFailures, breaker.TripPattern:
+		return "tripped: " + SafeLine(textPolicy(d))
 	case breaker.TripManual:
 		return "diagnostic requested by a human"
 	case breaker.TripNone:
