@@ -411,3 +411,54 @@ func TestLedger_ForbiddenCheckRunKeepsVerdict(t *testing.T) {
 		t.Errorf("summary does not say the check run needs checks: write, or the verdict is lost:\n%s", res.summary)
 	}
 }
+
+// Each policy runs in the Action on the same evidence: its own verdict,
+// exit code, report in the comment, and prp's HALF_OPEN warning.
+func TestLedger_PoliciesInTheAction(t *testing.T) {
+	t.Parallel()
+	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
+	t.Run("prp", func(t *testing.T) {
+		t.Parallel()
+		l := newLedgerRun(t, "agent/fix")
+		l.h.inputs["policy"] = "prp"
+		res, _ := l.push(fail)
+		l.want(res, ExitClosed, "")
+		res, _ = l.push(fail)
+		l.want(res, ExitClosed, "")
+		if res.outputs["state"] != "HALF_OPEN" || !strings.Contains(res.stdout, "::warning title=Circuit breaker HALF_OPEN") {
+			t.Errorf("second push: state %q; want HALF_OPEN with a warning annotation\n%s", res.outputs["state"], res.stdout)
+		}
+		res, _ = l.push(fail)
+		l.want(res, ExitTripped, "no_progress")
+		if body := l.h.srv.Comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "CIRCUIT_BREAKER_OPEN") {
+			t.Errorf("the comment lacks prp's block: %+v", body)
+		}
+	})
+	t.Run("bmad", func(t *testing.T) {
+		t.Parallel()
+		l := newLedgerRun(t, "agent/fix")
+		l.h.inputs["policy"], l.h.inputs["threshold"] = "bmad", "3"
+		for i := range 3 {
+			res, _ := l.push(fail)
+			if want := map[bool]int{true: ExitTripped, false: ExitClosed}[i == 2]; res.code != want {
+				t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+			}
+		}
+		if body := l.h.srv.Comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "CIRCUIT BREAKER TRIGGERED") {
+			t.Errorf("the comment lacks bmad's banner: %+v", body)
+		}
+	})
+	t.Run("liza", func(t *testing.T) {
+		t.Parallel()
+		l := newLedgerRun(t, "agent/fix")
+		l.h.inputs["policy"] = "liza"
+		l.h.repo.commit("Log the blockers", map[string]string{".liza/state.yaml": "anomalies:\n" +
+			"  - {task: task-1, type: external_blocker, details: {blocker_service: payments-sandbox}}\n" +
+			"  - {task: task-2, type: external_blocker, details: {blocker_service: payments-sandbox}}\n"})
+		res, _ := l.push(map[string]string{"TestLogin": "pass"})
+		l.want(res, ExitTripped, "anomaly_pattern")
+		if body := l.h.srv.Comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "external_service_outage") || !strings.Contains(body[0].Body, "EXTERNAL_DEPENDENCY") {
+			t.Errorf("the comment lacks liza's report: %+v", body)
+		}
+	})
+}

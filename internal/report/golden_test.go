@@ -27,6 +27,10 @@ var scenarios = []struct {
 	{"infra_head", infraHeadDecision},
 	{"reset_prior", resetDecision},
 	{"adversarial", adversarialDecision},
+	{"policy_prp_open", prpOpenDecision},
+	{"policy_prp_half_open", prpHalfOpenDecision},
+	{"policy_bmad", bmadDecision},
+	{"policy_liza", lizaDecision},
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.

@@ -48,7 +48,7 @@ func prpSection(d breaker.Decision) string {
 	if len(p.History) > 0 {
 		b.WriteString("| When | Event | From | To | Reason |\n|---|---|---|---|---|\n")
 		for _, h := range lastN(p.History, 20) {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", when(h.Timestamp.String(), h.Timestamp.IsZero()), inline(h.Event),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", when(h.Timestamp.UTC().Format("2006-01-02 15:04"), h.Timestamp.IsZero()), inline(h.Event),
 				inline(h.FromState), inline(h.ToState), inline(h.Reason))
 		}
 	}
@@ -133,7 +133,7 @@ var severityActions = map[string][]string{
 }
 
 func anomalyDetail(a breaker.Anomaly) string {
-	for _, k := range []string{"error_pattern", "assumption", "root_cause", "spec_ref", "blocker_service", "what"} {
+	for _, k := range []string{"error_pattern", "assumption", "root_cause", "blocker_service", "spec_ref", "what"} {
 		if v := a.Details[k]; v != "" {
 			return k + ": " + v
 		}
