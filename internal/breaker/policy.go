@@ -130,15 +130,17 @@ func errorHash(p Push) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// lastError is the first failing test's message at a push, for people.
+// lastError is the first failing test at a push with its message, for
+// people; "" when nothing fails.
 func lastError(p Push) string {
-	for _, n := range failingNames(p) {
-		if m := strings.TrimSpace(p.Tests[n].Message); m != "" {
-			return n + ": " + firstLineOf(m)
-		}
-		return n
+	names := failingNames(p)
+	if len(names) == 0 {
+		return ""
 	}
-	return ""
+	if m := strings.TrimSpace(p.Tests[names[0]].Message); m != "" {
+		return names[0] + ": " + firstLineOf(m)
+	}
+	return names[0]
 }
 
 func firstLineOf(s string) string {
