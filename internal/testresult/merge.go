@@ -130,7 +130,7 @@ func (x *testIndex) add(list *testList, t Test, combine func(old *Test, t Test))
 
 // combineWorst folds t into old: the worse status decides what is shown.
 func combineWorst(old *Test, t Test) {
-	runs := append(runsOf(*old), runsOf(t)...)
+	runs := keepRuns(append(runsOf(*old), runsOf(t)...))
 	if rank(t.Status) > rank(old.Status) {
 		*old = t
 	}
@@ -144,17 +144,31 @@ func combineWorst(old *Test, t Test) {
 // --rerun-fails, pytest-rerunfailures, Gradle's test-retry, Jest's
 // retryTimes, and TAP producers that repeat a test.
 func combineRerun(old *Test, t Test) {
-	runs := append(runsOf(*old), runsOf(t)...)
+	// A run failed before when the test fails or is flaky (a pass after a
+	// failure): the invariant lets flakiness be decided in constant time,
+	// so a stream of a million runs of one test reads in linear time.
+	failedBefore := old.Status.Failed() || old.Flaky || t.Status.Failed() || t.Flaky
+	runs := keepRuns(append(runsOf(*old), runsOf(t)...))
 	if t.Status != breaker.StatusSkip || old.Status == breaker.StatusSkip {
 		*old = t
 	}
 	old.Runs = runs
-	old.Flaky = false
-	if old.Status == breaker.StatusPass {
-		for _, r := range runs {
-			old.Flaky = old.Flaky || r.Status.Failed()
-		}
+	old.Flaky = old.Status == breaker.StatusPass && failedBefore
+}
+
+// maxRuns bounds the runs kept of one test; the newest are kept, and the
+// first, which says how the test started.
+const maxRuns = 1000
+
+// keepRuns drops the oldest runs but the first once there are twice
+// maxRuns, so that appending stays amortised constant time.
+func keepRuns(runs []Run) []Run {
+	if len(runs) <= 2*maxRuns {
+		return runs
 	}
+	out := make([]Run, 0, 2*maxRuns+1)
+	out = append(out, runs[0])
+	return append(out, runs[len(runs)-maxRuns+1:]...)
 }
 
 func runsOf(t Test) []Run {

@@ -57,12 +57,19 @@ func (p *tapParser) line(raw []byte) {
 	s := strings.TrimRight(string(raw), "\r\n")
 	trimmed := strings.TrimSpace(s)
 	if p.inYAML {
-		if trimmed == "..." {
+		switch {
+		case trimmed == "...":
 			p.inYAML = false
 			return
+		case s == trimmed && s != "":
+			// A line at the top level ends a block that was never closed:
+			// a test line after it must never vanish into the YAML.
+			p.inYAML = false
+			p.warnings = append(p.warnings, fmt.Sprintf("line %d: a YAML block was not closed with \"...\"; it ends here", p.lineNo))
+		default:
+			p.yaml.writeString(s + "\n")
+			return
 		}
-		p.yaml.writeString(s + "\n")
-		return
 	}
 	if p.pending != nil && trimmed == "---" && s != trimmed {
 		p.inYAML, p.yaml = true, &capBuf{}

@@ -86,10 +86,17 @@ func (s *xmlScanner) declEnd() (int, error) {
 	}
 }
 
+// maxTagBytes bounds one tag, attributes included: a real tag is a few
+// hundred bytes, and a tag never closed would otherwise buffer the file.
+const maxTagBytes = 1 << 20
+
 // tagEnd finds the '>' closing the tag at pos, outside quoted values.
 func (s *xmlScanner) tagEnd() (int, error) {
 	quote := byte(0)
 	for i := 1; ; i++ {
+		if i > maxTagBytes {
+			return 0, fmt.Errorf("malformed XML: a tag longer than %d KiB", maxTagBytes>>10)
+		}
 		if s.pos+i >= s.end && !s.fill() {
 			return 0, errTruncated
 		}
@@ -153,12 +160,19 @@ func (s *xmlScanner) scanStart(h xmlHandler) error {
 	return nil
 }
 
+// maxAttrs bounds the attributes of one element: no result format needs
+// more than a few dozen, and millions of empty ones would cost gigabytes.
+const maxAttrs = 1024
+
 // parseAttrs reads `name="value" name='value'`; an unquoted value runs to
 // the next blank and a name without a value has an empty one. strict
 // refuses what XML does: an unquoted value, a name without one, and
 // anything but a blank right after a closing quote.
 func parseAttrs(dst []rawAttr, b []byte, strict bool) ([]rawAttr, error) {
-	for {
+	for n := 0; ; n++ {
+		if n == maxAttrs {
+			return dst, fmt.Errorf("malformed XML: an element with more than %d attributes", maxAttrs)
+		}
 		b = bytes.TrimLeft(b, " \t\r\n")
 		if len(b) == 0 {
 			return dst, nil
