@@ -114,6 +114,7 @@ type loadSpec struct {
 	// gives it: never a ref of the workspace, which the code under test can
 	// move. "" = the repository's default branch, from the API.
 	base, baseRef, baseSource string
+	noResults                 bool // the use case reads no results (a closed pull request)
 }
 
 // load reads the branch at head once, with the run's inputs and what the
@@ -141,6 +142,9 @@ func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
 	}
 	if r.state != nil {
 		opts.Ledger = r.state.ledger
+	}
+	if s.noResults {
+		opts.Results = nil
 	}
 	return r.deps.Load(ctx, opts)
 }

@@ -35,7 +35,7 @@ func closedSlices(ctx context.Context, r *run, pr breaker.PullRequest) []string 
 	}
 	// After a merge the base branch contains the head, so base..head is
 	// empty: the base's tip as the pull request last saw it keeps its commits.
-	snap, err := r.load(ctx, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromEvent})
+	snap, err := r.load(ctx, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromEvent, noResults: true})
 	if err != nil {
 		r.note("the commits of #%d could not be read (%v); deleting the tags of the slice its branch names", pr.Number, err)
 	}

@@ -52,6 +52,12 @@ func (e *evaluator) resolve(a *tracked, later bool) {
 func (e *evaluator) fromCI(a *tracked) bool {
 	obs := e.in.Observation
 	if obs.Infra != "" {
+		if strings.EqualFold(a.Claimed, string(OutcomeFail)) {
+			// The agent's own admission needs no confirmation: a failure it
+			// reports counts even when the tests did not run here.
+			a.Result, a.Source = OutcomeFail, SourceTrailer
+			return true
+		}
 		a.Result, a.Source = OutcomeInfra, SourceCI
 		return true
 	}
@@ -80,6 +86,10 @@ func (e *evaluator) fromCI(a *tracked) bool {
 // is now absent or skipped has not passed: the attempt failed.
 func (e *evaluator) fromPush(a *tracked, p Push) bool {
 	if p.Infra != "" {
+		if strings.EqualFold(a.Claimed, string(OutcomeFail)) {
+			a.Result, a.Source = OutcomeFail, SourceTrailer
+			return true
+		}
 		a.Result, a.Source = OutcomeInfra, SourceCI
 		return true
 	}

@@ -68,7 +68,7 @@ func TestAction_DryRunWritesNothing(t *testing.T) {
 	if h.srv.CallCount() == 0 {
 		t.Errorf("no request reached GitHub: a dry run still reads")
 	}
-	for _, want := range []string{"dry run: would create tags/greenlight/checkpoint/S-3", "dry run: would create a comment on #7"} {
+	for _, want := range []string{"dry run: would create tags/greenlight/checkpoint/S-3", "dry run: would create a comment on #\u200d7"} {
 		if !strings.Contains(res.summary, want) {
 			t.Errorf("step summary lacks %q:\n%s", want, res.summary)
 		}

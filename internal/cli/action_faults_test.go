@@ -45,7 +45,7 @@ func TestAction_RateLimitIsWaitedOut(t *testing.T) {
 			if got := h.srv.Comments(7); len(got) != 1 {
 				t.Errorf("comments = %d, want 1 after the retry", len(got))
 			}
-			if !strings.Contains(res.summary, "create the breaker comment on #7: done") {
+			if !strings.Contains(res.summary, "create the breaker comment on #\u200d7: done") {
 				t.Errorf("step summary does not report the comment as done:\n%s", res.summary)
 			}
 		})
@@ -71,7 +71,7 @@ func TestAction_ForbiddenCommentKeepsVerdict(t *testing.T) {
 	if got := h.countCalls("POST", "/issues/7/comments"); got != 1 {
 		t.Errorf("comment requests = %d, want 1: a plain 403 is not retried", got)
 	}
-	for _, want := range []string{"Circuit Breaker Tripped", testDup, "could not create the breaker comment on #7"} {
+	for _, want := range []string{"Circuit Breaker Tripped", testDup, "could not create the breaker comment on #\u200d7"} {
 		if !strings.Contains(res.summary, want) {
 			t.Errorf("step summary lacks %q:\n%s", want, res.summary)
 		}

@@ -71,8 +71,10 @@ func TestEvaluate_InfraCommitsAndUntestedHeadAreNotCounted(t *testing.T) {
 	if code != ExitClosed {
 		t.Errorf("exit = %d, want 0", code)
 	}
-	if rep.TotalFailed != 1 {
-		t.Errorf("total failed = %d, want 1 (infra commit and untested head not counted)", rep.TotalFailed)
+	// The infra commit is not counted; the untested head is, because its
+	// own trailer admits the failure: a fail claim needs no confirmation.
+	if rep.TotalFailed != 2 {
+		t.Errorf("total failed = %d, want 2 (infra commit not counted, the admitted failure counted)", rep.TotalFailed)
 	}
 	if rep.HeadInfra == nil || *rep.HeadInfra == "" {
 		t.Errorf("head_infra is empty, want the reason the head's tests did not run")

@@ -206,7 +206,15 @@ func readResults(ws *workspace.Workspace, opts Options) (testresult.Report, erro
 	if err != nil {
 		return testresult.Report{}, err
 	}
-	return rep, workspace.Broken(rep)
+	// A file named without wildcards must exist: its absence is an error,
+	// never "the tests did not run". A glob that matches nothing is infra.
+	if err := workspace.Unreadable(rep); err != nil {
+		if errors.Is(err, workspace.ErrNotExist) {
+			return rep, fmt.Errorf("%w; a result file named without wildcards must exist (name it with a glob, e.g. reports/*.xml, if it may be missing)", err)
+		}
+		return rep, err
+	}
+	return rep, nil
 }
 
 // loadScope loads the slice graph: the named one (an error when missing),

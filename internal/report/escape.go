@@ -59,7 +59,23 @@ func EscapeText(s string) string {
 }
 
 // escapeLine escapes one line that holds no control characters.
+// backlink matches what GitHub turns into a link back to an issue or pull
+// request: #12, owner/repo#12, GH-12, and any URL.
+var backlink = regexp.MustCompile(`(?i)#[0-9]|\bgh-[0-9]|://`)
+
+// defuseBacklinks puts a zero-width joiner inside each backlink, so that
+// text quoted from the agent links nowhere and notifies no issue.
+func defuseBacklinks(s string) string {
+	if !strings.ContainsAny(s, "#:") && !strings.Contains(strings.ToLower(s), "gh-") {
+		return s
+	}
+	return backlink.ReplaceAllStringFunc(s, func(m string) string {
+		return m[:1] + zwj + m[1:]
+	})
+}
+
 func escapeLine(s string) string {
+	s = defuseBacklinks(s)
 	var b strings.Builder
 	runes := []rune(s)
 	for i, r := range runes {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
@@ -226,6 +228,9 @@ func JSONVersion(d breaker.Decision, version string) ([]byte, error) {
 // JSON \u escapes (encoding/json already escapes C0). encoding/json emits
 // valid UTF-8, where 0x7F is always DEL and 0xC2 always a lead byte, so the
 // rewrite cannot split another character.
+// invisible reports whether r is a format rune that renders as nothing.
+func invisible(r rune) bool { return r >= 0x80 && isControl(r) }
+
 func escapeControls(b []byte) []byte {
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
@@ -235,6 +240,21 @@ func escapeControls(b []byte) []byte {
 		case b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
 			out = fmt.Appendf(out, `\u%04x`, b[i+1])
 			i++
+		case b[i] >= 0xe2 && b[i] <= 0xf3:
+			// Invisible runes (zero-width, bidi, tag characters) are written
+			// as escapes: a parser gets them back, a person sees them.
+			r, n := utf8.DecodeRune(b[i:])
+			if n > 1 && invisible(r) {
+				if r > 0xffff {
+					r1, r2 := utf16.EncodeRune(r)
+					out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+				} else {
+					out = fmt.Appendf(out, `\u%04x`, r)
+				}
+				i += n - 1
+				continue
+			}
+			out = append(out, b[i])
 		default:
 			out = append(out, b[i])
 		}

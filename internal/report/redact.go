@@ -1,6 +1,8 @@
 package report
 
 import (
+	"encoding/base64"
+	"net/url"
 	"reflect"
 	"regexp"
 	"sort"
@@ -30,7 +32,7 @@ type tokenPattern struct {
 var tokenPatterns = []tokenPattern{
 	{"gh", regexp.MustCompile(`(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}`), Redacted},
 	{"bearer", regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*`), "${1}" + Redacted},
-	{"authorization", regexp.MustCompile(`(?i)(\bauthorization:\s*(?:token|basic)\s+)\S+`), "${1}" + Redacted},
+	{"authorization", regexp.MustCompile(`(?i)(\bauthorization:\s*(?:(?:token|basic|bearer)\s+)?)[^\s"',;]+`), "${1}" + Redacted},
 	{"://", regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`), "${1}" + Redacted + "@"},
 }
 
@@ -54,6 +56,7 @@ func NewRedactor(secrets ...string) *Redactor {
 	var vals []string
 	for _, s := range secrets {
 		vals = appendSecret(vals, s)
+		vals = append(vals, encodings(s)...)
 		if strings.Contains(s, "\n") {
 			for _, line := range strings.Split(s, "\n") {
 				vals = appendSecret(vals, strings.TrimSpace(line))
@@ -62,6 +65,29 @@ func NewRedactor(secrets ...string) *Redactor {
 	}
 	sort.SliceStable(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) })
 	return &Redactor{secrets: vals}
+}
+
+// encodings are the other spellings a secret leaks in: base64 of
+// "x-access-token:TOKEN" (what git's http.extraheader holds), of the token
+// alone, of "TOKEN:" and ":TOKEN" (basic auth), and its URL-encoded forms.
+func encodings(s string) []string {
+	if len(s) < minSecretLen {
+		return nil
+	}
+	var out []string
+	add := func(v string) {
+		if len(v) >= minSecretLen && v != s {
+			out = append(out, v)
+		}
+	}
+	for _, raw := range []string{"x-access-token:" + s, s, s + ":", ":" + s} {
+		add(base64.StdEncoding.EncodeToString([]byte(raw)))
+		add(strings.TrimRight(base64.StdEncoding.EncodeToString([]byte(raw)), "="))
+		add(base64.URLEncoding.EncodeToString([]byte(raw)))
+	}
+	add(url.QueryEscape(s))
+	add(url.PathEscape(s))
+	return out
 }
 
 func appendSecret(vals []string, s string) []string {

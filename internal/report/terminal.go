@@ -24,8 +24,10 @@ func isControl(r rune) bool {
 		return false
 	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		return true
-	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
-		r == 0x061c, r == 0xfeff, r == 0x2028, r == 0x2029:
+	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x2069,
+		r == 0x061c, r == 0xfeff, r == 0x2028, r == 0x2029, r == 0x180e, r == 0x00ad:
+		return true
+	case r >= 0xe0000 && r <= 0xe007f: // Unicode tag characters: invisible text
 		return true
 	}
 	return false

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"encoding/base64"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/action"
+)
+
+// Attack 4: with no result file matched, three commits that admit their
+// failure (Greenlight-Result: fail) trip the breaker: a fail claim needs no
+// confirmation. A result file named without wildcards that does not exist
+// is an error, not "the tests did not run".
+func TestAttack_AdmittedFailuresCountWithoutResults(t *testing.T) {
+	t.Parallel()
+	r := newTestRepo(t)
+	r.git("checkout", "-q", "-b", "agent/S-1")
+	for _, s := range []string{"one", "two", "three"} {
+		r.attempt("S-1", testDup, s, "Greenlight-Result: fail")
+	}
+	rep, code := evaluateJSON(t, r, "--results", "reports/*.xml") // matches nothing: infra
+	if code != ExitTripped || reason(rep) != "per_test" {
+		t.Errorf("exit %d, reason %s; want 42, per_test", code, reason(rep))
+	}
+	_, stderr, code := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--results", "missing.xml")
+	if code != ExitError || !strings.Contains(stderr, "missing.xml") || !strings.Contains(stderr, "must exist") {
+		t.Errorf("a missing named file: exit %d, %q; want 1 naming it", code, stderr)
+	}
+}
+
+// Attack 5: the token in the shapes it leaks in (base64 of
+// x-access-token:TOKEN as git's extraheader holds it, URL-encoded, an
+// Authorization header) is redacted in the comment, the step summary, the
+// JSON report and the log.
+func TestAttack_TokenShapesAreRedactedEverywhere(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	shapes := []string{
+		base64.StdEncoding.EncodeToString([]byte("x-access-token:" + actionToken)),
+		url.QueryEscape(actionToken + "/x"),
+		"Authorization: Bearer abcdefghijklmnop1234",
+	}
+	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	head := ""
+	for i := range 3 {
+		head = h.repo.attempt("S-3", testDup, "try "+string(rune('a'+i)))
+	}
+	msg := "extraheader: AUTHORIZATION: basic " + shapes[0] + " url=" + shapes[1] + " " + shapes[2]
+	writeFile(t, filepath.Join(h.repo.dir, "junit.xml"), `<testsuite><testcase classname="users" name="`+testDup+`"><failure message="`+xmlEscape(msg)+`">`+xmlEscape(msg)+`</failure></testcase></testsuite>`)
+	h.openPR(head)
+	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	if res.code != ExitTripped {
+		t.Fatalf("exit %d\n%s", res.code, res.stdout)
+	}
+	report, _ := os.ReadFile(filepath.Join(h.repo.dir, action.ReportFile))
+	// The log's ::add-mask:: line registers the token with the runner, which
+	// never prints it: every other line must not carry it.
+	log := regexp.MustCompile(`(?m)^::add-mask::.*$`).ReplaceAllString(res.stdout, "")
+	channels := map[string]string{"comment": h.srv.Comments(7)[0].Body, "summary": res.summary, "json": string(report), "log": log}
+	for name, text := range channels {
+		for _, leak := range []string{shapes[0], strings.TrimRight(shapes[0], "="), url.QueryEscape(actionToken), "abcdefghijklmnop1234", actionToken} {
+			if strings.Contains(text, leak) {
+				t.Errorf("%s leaks %q", name, leak)
+			}
+		}
+	}
+}
+
+// Attack 10: issue references and URLs from trailers do not link back to
+// issues from the comment: #12, owner/repo#34, GH-56 and URLs are defused.
+func TestAttack_BacklinksAreInert(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	head := ""
+	for range 3 {
+		head = h.repo.attempt("S-3", testDup, "fixes #12 and acme/shop#34, see GH-56 and https://github.com/acme/shop/issues/9",
+			"Greenlight-Hypothesis: like #77 said")
+	}
+	h.failing(testDup)
+	h.openPR(head)
+	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
+		t.Fatalf("exit %d\n%s", res.code, res.stdout)
+	}
+	body := stripCode(h.srv.Comments(7)[0].Body)
+	for _, re := range []string{`#[0-9]`, `(?i)\bgh-[0-9]`, `https?://github\.com/acme`} {
+		if m := regexp.MustCompile(re).FindString(body); m != "" {
+			t.Errorf("the comment carries a live backlink %q", m)
+		}
+	}
+	if !strings.Contains(h.srv.Comments(7)[0].Body, "#\u200d12") {
+		t.Errorf("the reference is gone rather than defused")
+	}
+}
