@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/action"
@@ -40,8 +39,8 @@ func defaultActionDeps() action.Deps {
 func newGitHubForge(c actionenv.Context, in actionenv.Inputs) (action.Forge, error) {
 	return ghapi.New(ghapi.Config{
 		Token: in.Token, APIURL: c.APIURL, GraphQLURL: c.GraphQLURL, Owner: c.Owner, Repo: c.Repo,
-		HTTPClient: &http.Client{Timeout: 30 * time.Second},
-		UserAgent:  "greenlight-breaker/" + Version,
+		RequestTimeout: 30 * time.Second,
+		UserAgent:      "greenlight-breaker/" + Version,
 	})
 }
 

@@ -24,6 +24,10 @@ const DefaultAPIURL = "https://api.github.com/"
 // request when Config.MaxWait is zero.
 const DefaultMaxWait = time.Minute
 
+// DefaultRequestTimeout bounds one attempt of a request when
+// Config.RequestTimeout is zero.
+const DefaultRequestTimeout = 30 * time.Second
+
 // ErrUnauthorized is returned (wrapped) when GitHub answers 401: the
 // token is missing, expired or wrong.
 var ErrUnauthorized = errors.New("unauthorized")
@@ -43,10 +47,14 @@ type Config struct {
 	GraphQLURL string
 	Owner      string
 	Repo       string
-	// HTTPClient supplies the base transport and, if set, the timeout of
-	// a whole request including its waits and retries; nil means
-	// http.DefaultTransport and MaxWait plus two minutes.
+	// HTTPClient supplies the base transport; nil means
+	// http.DefaultTransport. Its Timeout is not used: see RequestTimeout.
 	HTTPClient *http.Client
+	// RequestTimeout bounds each attempt of a request (a rate-limit wait
+	// is not an attempt); zero means DefaultRequestTimeout. A whole request,
+	// waits and retries included, is bounded by MaxWait plus every
+	// attempt's timeout, well below a job's time.
+	RequestTimeout time.Duration
 	// MaxWait bounds the rate-limit waits of one request; zero means
 	// DefaultMaxWait. A longer limit fails with a *RateLimitError.
 	MaxWait time.Duration
@@ -80,9 +88,12 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &transport{base: http.DefaultTransport, maxWait: cfg.MaxWait, sleep: cfg.Sleep, now: cfg.Now}
+	t := &transport{base: http.DefaultTransport, maxWait: cfg.MaxWait, sleep: cfg.Sleep, now: cfg.Now, attemptTimeout: cfg.RequestTimeout}
 	if t.maxWait <= 0 {
 		t.maxWait = DefaultMaxWait
+	}
+	if t.attemptTimeout <= 0 {
+		t.attemptTimeout = DefaultRequestTimeout
 	}
 	if t.sleep == nil {
 		t.sleep = sleepContext
@@ -90,13 +101,11 @@ func New(cfg Config) (*Client, error) {
 	if t.now == nil {
 		t.now = time.Now
 	}
-	// The timeout covers a whole request, its waits and retries included.
-	hc := &http.Client{Timeout: t.maxWait + 2*time.Minute, Transport: t}
+	// The client's timeout covers a whole request, its waits and every
+	// attempt included; each attempt has its own, shorter deadline.
+	hc := &http.Client{Timeout: t.maxWait + time.Duration(serverAttempts+limitRetries+1)*t.attemptTimeout, Transport: t}
 	if cfg.HTTPClient != nil {
 		hc.Jar = cfg.HTTPClient.Jar
-		if cfg.HTTPClient.Timeout > 0 {
-			hc.Timeout = cfg.HTTPClient.Timeout
-		}
 		if cfg.HTTPClient.Transport != nil {
 			t.base = cfg.HTTPClient.Transport
 		}
@@ -164,7 +173,11 @@ func (c *Client) wrap(op string, resp *github.Response, err error) error {
 	case status(resp) == http.StatusUnauthorized:
 		err = fmt.Errorf("%s: %w: %w", op, ErrUnauthorized, err)
 	case status(resp) == http.StatusForbidden:
-		err = fmt.Errorf("%s: %w: %w", op, breaker.ErrForbidden, err)
+		if need := resp.Header.Get("X-Accepted-Github-Permissions"); need != "" {
+			err = fmt.Errorf("%s: %w (the token needs the permission %s): %w", op, breaker.ErrForbidden, need, err)
+		} else {
+			err = fmt.Errorf("%s: %w: %w", op, breaker.ErrForbidden, err)
+		}
 	case status(resp) == http.StatusNotFound:
 		err = fmt.Errorf("%s: %w: %w", op, ErrNotFound, err)
 	default:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofri/go-github-ratelimit/v2/github_ratelimit/github_secondary_ratelimit"
@@ -41,11 +42,19 @@ func (e *RateLimitError) Error() string {
 // for (within a bound), and 5xx answers with a short backoff. 401, 403
 // without a rate limit, 404 and 422 pass through untouched.
 type transport struct {
-	base    http.RoundTripper
-	maxWait time.Duration
-	sleep   func(context.Context, time.Duration) error
-	now     func() time.Time
+	base           http.RoundTripper
+	maxWait        time.Duration
+	attemptTimeout time.Duration // the deadline of each attempt
+	sleep          func(context.Context, time.Duration) error
+	now            func() time.Time
 }
+
+// The caps of a response body: GitHub's error bodies are small, and a
+// success body of this project's calls is far below the second.
+const (
+	maxErrorBody   = 1 << 20
+	maxSuccessBody = 64 << 20
+)
 
 // RoundTrip sends req, retrying as described on transport.
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -57,9 +66,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		resp, err := t.base.RoundTrip(r)
+		actx, cancel := context.WithTimeout(ctx, t.attemptTimeout)
+		resp, err := t.base.RoundTrip(r.WithContext(actx))
 		if err != nil {
-			if !idempotent(req.Method) || failures+1 >= serverAttempts || ctx.Err() != nil {
+			cancel()
+			if !idempotent(req) || failures+1 >= serverAttempts || ctx.Err() != nil {
 				return nil, err
 			}
 			failures++
@@ -68,8 +79,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			continue
 		}
+		resp.Body = capBody(resp, cancel)
 		wait, limited := rateLimitWait(resp, t.now())
-		retryable := limited || (resp.StatusCode >= 500 && failures+1 < serverAttempts)
+		// A rate limit means GitHub did not act: any method may be sent
+		// again. A 5xx may come after GitHub acted (a comment created, then
+		// the answer lost): only idempotent requests are sent again.
+		retryable := limited || (resp.StatusCode >= 500 && idempotent(req) && failures+1 < serverAttempts)
 		if !retryable || (req.Body != nil && req.GetBody == nil) {
 			return forgetExhaustion(resp), nil
 		}
@@ -117,12 +132,41 @@ func rewind(req *http.Request, attempt int) (*http.Request, error) {
 	return r, nil
 }
 
-func idempotent(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+// idempotent reports whether sending req twice does what sending it once
+// does: the read and replace methods, an edit (PATCH sets a body or a ref
+// to a value), and a GraphQL query (the breaker sends no mutation).
+func idempotent(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodPatch:
 		return true
+	case http.MethodPost:
+		return strings.HasSuffix(req.URL.Path, "/graphql")
 	}
 	return false
+}
+
+// capBody bounds what may be read of a response (1 MiB of an error, 64 MiB
+// of a success) and ends the attempt's deadline when the body is closed.
+func capBody(resp *http.Response, cancel context.CancelFunc) io.ReadCloser {
+	limit := int64(maxSuccessBody)
+	if resp.StatusCode >= 400 {
+		limit = maxErrorBody
+	}
+	return &cappedBody{r: io.LimitReader(resp.Body, limit), c: resp.Body, cancel: cancel}
+}
+
+type cappedBody struct {
+	r      io.Reader
+	c      io.Closer
+	cancel context.CancelFunc
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+
+func (b *cappedBody) Close() error {
+	err := b.c.Close()
+	b.cancel()
+	return err
 }
 
 // backoff is the pause before the n-th retry of a failed request.

@@ -3,6 +3,8 @@ package ghapi
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -133,21 +135,85 @@ func TestClient_ErrorsNotRetried(t *testing.T) {
 	}
 }
 
+// A 5xx on an idempotent request is tried three times with a backoff; on a
+// POST, which GitHub may have carried out before the answer was lost, it is
+// never sent again by the transport (the caller checks before re-posting).
 func TestClient_ServerErrorsGiveUp(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
 	srv.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
-	srv.Fail(ghfake.Failure{Method: "POST", Status: 502, Times: 5})
+	srv.Fail(ghfake.Failure{Method: "GET", Status: 502, Times: 5})
 	c, s := newClient(t, srv)
-	_, err := c.CreateComment(context.Background(), 4, "diagnostic")
+	_, err := c.ListComments(context.Background(), 4)
 	if err == nil || !strings.Contains(err.Error(), "502") {
 		t.Errorf("got %v, want an error naming 502", err)
 	}
 	if got, want := srv.CallCount(), 3; got != want {
-		t.Errorf("got %d calls, want %d", got, want)
+		t.Errorf("GET: got %d calls, want %d", got, want)
 	}
 	if diff := cmp.Diff([]time.Duration{time.Second, 2 * time.Second}, s.waits()); diff != "" {
 		t.Errorf("waits (-want +got):\n%s", diff)
+	}
+
+	post := newFake(t)
+	post.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+	post.Fail(ghfake.Failure{Method: "POST", Status: 502, Times: 5})
+	pc, _ := newClient(t, post)
+	if _, err := pc.CreateComment(context.Background(), 4, "diagnostic"); err == nil {
+		t.Error("a 502 on POST is not an error")
+	}
+	if got := post.CallCount(); got != 1 {
+		t.Errorf("POST: got %d calls, want 1: a POST is never resent blindly", got)
+	}
+}
+
+// Attack 8: a 1 GB body on an error is read no further than 1 MiB.
+func TestClient_ErrorBodiesAreCapped(t *testing.T) {
+	t.Parallel()
+	body := &endless{}
+	rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 404, Status: "404 Not Found", Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(body), Request: req}, nil
+	})
+	c, err := New(Config{Token: testToken, APIURL: "https://api.example/", Owner: "o", Repo: "r", HTTPClient: &http.Client{Transport: rt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListComments(context.Background(), 4); err == nil {
+		t.Fatal("a 404 is not an error")
+	}
+	if body.n > maxErrorBody+64<<10 {
+		t.Errorf("read %d bytes of the error body, want at most about %d", body.n, maxErrorBody)
+	}
+}
+
+// endless is a 1 GB body, counting what was read of it.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n >= 1<<30 {
+		return 0, io.EOF
+	}
+	for i := range p {
+		p[i] = 'x'
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Attack 23/11: a 403 names the permission GitHub says the token lacks.
+func TestClient_ForbiddenNamesThePermission(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	srv.FailNext("POST", "", 403, map[string]string{"X-Accepted-Github-Permissions": "contents=write"})
+	c, _ := newClient(t, srv)
+	err := c.CreateRef(context.Background(), "tags/greenlight/checkpoint/S-3", shaA)
+	if err == nil || !strings.Contains(err.Error(), "needs the permission contents=write") {
+		t.Errorf("got %v, want the permission named", err)
 	}
 }
 
@@ -201,5 +267,26 @@ func TestClient_ExhaustedQuotaIsWaitedNotRefused(t *testing.T) {
 	}
 	if got, want := srv.CallCount(), 2; got != want {
 		t.Errorf("got %d calls, want %d", got, want)
+	}
+}
+
+// Attack 9: each attempt has its own deadline, apart from the rate-limit
+// wait budget: a wait longer than one attempt's deadline is waited out
+// (it used to end in "context deadline exceeded" at the client's timeout).
+func TestClient_WaitLongerThanARequestsDeadline(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	srv.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+	srv.FailNext("GET", "", 429, map[string]string{"Retry-After": "1"})
+	c, _ := newClient(t, srv, func(cfg *Config) {
+		cfg.Sleep = nil // a real wait
+		cfg.RequestTimeout = 300 * time.Millisecond
+		cfg.MaxWait = 5 * time.Second
+	})
+	if _, err := c.ListComments(context.Background(), 4); err != nil {
+		t.Fatalf("got %v, want the limit waited out", err)
+	}
+	if got := srv.CallCount(); got != 2 {
+		t.Errorf("got %d calls, want 2", got)
 	}
 }
