@@ -46,31 +46,66 @@ func publish(ctx context.Context, r *run, d breaker.Decision, refs remoteRefs, p
 
 // upsertComment creates or edits the sticky comment of the slice on pr. It
 // edits only a comment that starts with our marker and that our identity
-// wrote; a marker in anyone else's comment is ignored.
+// wrote (the newest, when there are several); a marker in anyone else's
+// comment is ignored. A create that fails in a way that may hide a created
+// comment (a 5xx, a lost answer) is followed by a fresh look for it before
+// a second try, so a retry never doubles the comment. GitHub's 422 "Body is
+// too long" is answered once with a body of half the size.
 func upsertComment(ctx context.Context, r *run, pr int, d breaker.Decision, ack string) {
-	body := report.Markdown(d, report.Options{
-		Marker: true, MaxBytes: maxCommentBytes, Acknowledgement: ack,
-		FullReport: r.gh.RunURL, Redactor: r.red,
-	})
-	if err := checkCommentBody(body, d.Slice); err != nil {
-		r.note("comment not posted: %v", err)
+	budget := maxCommentBytes
+	for try := 0; try < 2; try++ {
+		body := report.Markdown(d, report.Options{
+			Marker: true, MaxBytes: budget, Acknowledgement: ack,
+			FullReport: r.gh.RunURL, Redactor: r.red,
+		})
+		if err := checkCommentBody(body, d.Slice); err != nil {
+			r.note("comment not posted: %v", err)
+			return
+		}
+		err := putComment(ctx, r, pr, d.Slice, body)
+		if err != nil && strings.Contains(strings.ToLower(err.Error()), "body is too long") && try == 0 {
+			r.note("GitHub found the comment too long; trying once more at half the size")
+			budget /= 2
+			continue
+		}
 		return
 	}
-	mine, err := stickyComment(ctx, r, pr, d.Slice)
+}
+
+// putComment creates or edits the comment with body.
+func putComment(ctx context.Context, r *run, pr int, slice, body string) error {
+	what := "#" + strconv.Itoa(pr)
+	mine, err := stickyComment(ctx, r, pr, slice)
 	if err != nil {
-		r.noteWrite("read the comments of #"+strconv.Itoa(pr), err)
-		return
+		r.noteWrite("read the comments of "+what, err)
+		return err
 	}
 	switch {
-	case mine == nil:
-		_, err = r.forge.CreateComment(ctx, pr, body)
-		r.noteWrite("create the breaker comment on #"+strconv.Itoa(pr), err)
-	case mine.Body == body:
-		r.note("the breaker comment on #%d is up to date", pr)
-	default:
+	case mine != nil && mine.Body == body:
+		r.note("the breaker comment on %s is up to date", what)
+		return nil
+	case mine != nil:
 		err = r.forge.EditComment(ctx, mine.ID, body)
-		r.noteWrite("update the breaker comment on #"+strconv.Itoa(pr), err)
+		r.noteWrite("update the breaker comment on "+what, err)
+		return err
 	}
+	_, err = r.forge.CreateComment(ctx, pr, body)
+	if err == nil || errors.Is(err, breaker.ErrForbidden) || strings.Contains(strings.ToLower(err.Error()), "body is too long") {
+		r.noteWrite("create the breaker comment on "+what, err)
+		return err
+	}
+	// GitHub may have created it before the answer was lost: look again,
+	// asking GitHub rather than what the ledger query read before.
+	if r.state != nil {
+		r.state.complete = false
+	}
+	if again, lerr := stickyComment(ctx, r, pr, slice); lerr == nil && again != nil {
+		r.note("the breaker comment on %s was created although GitHub's answer failed (%v); not posted twice", what, err)
+		return nil
+	}
+	_, err = r.forge.CreateComment(ctx, pr, body)
+	r.noteWrite("create the breaker comment on "+what+" (second try)", err)
+	return err
 }
 
 // stickyComment finds our comment for slice on pr, or nil.
@@ -97,12 +132,28 @@ func stickyComment(ctx context.Context, r *run, pr int, slice string) (*breaker.
 	if err != nil {
 		return nil, err
 	}
-	for i := range marked {
-		if strings.EqualFold(marked[i].Author, me) {
-			return &marked[i], nil
+	var ours []breaker.Comment
+	for _, c := range marked {
+		if strings.EqualFold(c.Author, me) {
+			ours = append(ours, c)
 		}
 	}
-	return nil, nil
+	switch len(ours) {
+	case 0:
+		return nil, nil
+	case 1:
+		return &ours[0], nil
+	}
+	// Several of ours (two runs raced): edit the newest, say so, and leave
+	// the others as they are.
+	newest := ours[0]
+	for _, c := range ours[1:] {
+		if c.ID > newest.ID {
+			newest = c
+		}
+	}
+	r.note("%d breaker comments of ours carry the marker of slice %s; the newest is edited", len(ours), slice)
+	return &newest, nil
 }
 
 // checkCommentBody enforces the comment's invariants: under the size limit,

@@ -15,9 +15,13 @@ const zeroSHA = "0000000000000000000000000000000000000000"
 // onPush evaluates a pushed branch and publishes on its open pull request.
 func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 	branch, ok := strings.CutPrefix(p.Ref, "refs/heads/")
-	if !ok || p.After == zeroSHA || p.After == "" {
+	switch {
+	case !ok || p.After == zeroSHA:
 		r.ax.Logf("breaker: nothing to do: the push is not a new branch head (a tag, or a deleted branch)")
 		return Outcome{}
+	case p.After == "":
+		return r.fail("the push event has no head", errors.New("the push payload's \"after\" is empty or null, so there is no commit to judge; "+
+			"run the breaker on push events GitHub sends, or on pull_request"))
 	}
 	var pr *breaker.PullRequest
 	found, ok, err := r.forge.FindPullRequest(ctx, p.After)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
 // Attack 4: with no result file matched, three commits that admit their
@@ -95,5 +96,84 @@ func TestAttack_BacklinksAreInert(t *testing.T) {
 	}
 	if !strings.Contains(h.srv.Comments(7)[0].Body, "#\u200d12") {
 		t.Errorf("the reference is gone rather than defused")
+	}
+}
+
+// Attack 7: a comment POST answered 502 after GitHub created it is not
+// posted again: the breaker looks for its marker first.
+func TestAttack_LostAnswerDoesNotDoubleTheComment(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/issues/*/comments", Status: 502, Times: 3, After: true})
+	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	if res.code != ExitTripped {
+		t.Fatalf("exit %d\n%s", res.code, res.stdout)
+	}
+	if got := h.srv.Comments(7); len(got) != 1 {
+		t.Errorf("%d comments, want exactly 1", len(got))
+	}
+	if !strings.Contains(res.summary, "not posted twice") {
+		t.Errorf("the summary does not say the comment was found after the lost answer:\n%s", res.summary)
+	}
+}
+
+// Attack 11: a 422 "Body is too long" is answered once at half the size.
+func TestAttack_BodyTooLongIsRetriedAtHalfTheSize(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/issues/*/comments", Status: 422,
+		Body: `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`})
+	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	if got := h.srv.Comments(7); len(got) != 1 || len(got[0].Body) > maxCommentBytesForTest/2 {
+		t.Errorf("comments %d; want one, at most half the budget", len(got))
+	}
+	if !strings.Contains(res.summary, "half the size") {
+		t.Errorf("the summary does not say it retried at half the size:\n%s", res.summary)
+	}
+}
+
+const maxCommentBytesForTest = 65000
+
+// Attack 11: with two comments of ours (two runs raced), the newest is
+// edited, and the summary says so.
+func TestAttack_TwoCommentsOfOursEditTheNewest(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	old := h.srv.AddComment(7, "github-actions[bot]", "<!-- greenlight-breaker:S-3 -->\nold")
+	newer := h.srv.AddComment(7, "github-actions[bot]", "<!-- greenlight-breaker:S-3 -->\nnewer")
+	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	for _, c := range h.srv.Comments(7) {
+		switch c.ID {
+		case old:
+			if !strings.HasSuffix(c.Body, "old") {
+				t.Errorf("the older comment was edited")
+			}
+		case newer:
+			if strings.HasSuffix(c.Body, "newer") {
+				t.Errorf("the newest comment was not edited")
+			}
+		}
+	}
+	if !strings.Contains(res.summary, "the newest is edited") {
+		t.Errorf("the summary does not say which was edited:\n%s", res.summary)
+	}
+}
+
+// Attack 11: a push event whose after is null is an error, not a green
+// no-op.
+func TestAttack_PushWithoutAHeadIsAnError(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	ev := pushEvent(t, "agent/S-3", "x")
+	setPath(ev, "after", nil)
+	res := h.run("push", ev)
+	if res.code != ExitError || !strings.Contains(res.stdout, "no commit to judge") {
+		t.Errorf("exit %d; want 1 naming the missing head\n%s", res.code, res.stdout)
 	}
 }

@@ -21,6 +21,9 @@ type Failure struct {
 	// Body is the JSON body; "" gives the body GitHub sends for Status.
 	Body  string
 	Times int
+	// After carries the request out first, then answers with the failure:
+	// a write whose answer was lost.
+	After bool
 }
 
 // Common bodies GitHub sends with error statuses.

@@ -155,7 +155,7 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 		s.calls = append(s.calls, Call{Method: r.Method, Path: p, Query: r.URL.RawQuery, Body: string(body)})
 		f, failed := s.takeFailure(r.Method, p)
 		s.mu.Unlock()
-		if failed {
+		if failed && !f.After {
 			f.write(w)
 			return
 		}
@@ -165,6 +165,11 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if failed { // After: do it, then lose the answer
+			mux.ServeHTTP(httptest.NewRecorder(), r)
+			f.write(w)
+			return
+		}
 		mux.ServeHTTP(w, r)
 	})
 }
