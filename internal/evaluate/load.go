@@ -108,7 +108,10 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	if opts.NamedResultsAnywhere {
 		rws.AllowNamedFilesAnywhere()
 	}
-	rep, err := readResults(rws, opts)
+	if err := ctx.Err(); err != nil {
+		return Snapshot{}, fmt.Errorf("interrupted after reading the branch, before the test results: %w", err)
+	}
+	rep, err := readResults(ctx, rws, opts)
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -198,11 +201,11 @@ func testNames(p breaker.Policy, commits []breaker.Commit) []string {
 // readResults reads this run's results. No results at all means the head's
 // tests did not run (infra); an unreadable result file is an error, never
 // green.
-func readResults(ws *workspace.Workspace, opts Options) (testresult.Report, error) {
+func readResults(ctx context.Context, ws *workspace.Workspace, opts Options) (testresult.Report, error) {
 	if len(opts.Results) == 0 {
 		return testresult.Report{Infra: "no test results were given (--results / the results input)"}, nil
 	}
-	rep, err := ws.Results(opts.Results)
+	rep, err := ws.ResultsContext(ctx, opts.Results)
 	if err != nil {
 		return testresult.Report{}, err
 	}

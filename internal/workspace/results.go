@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,19 @@ type Limits struct {
 
 // DefaultLimits are the caps `results`, `evaluate` and `action` use.
 var DefaultLimits = Limits{MaxFileBytes: 64 << 20, MaxTotalBytes: 256 << 20}
+
+// ResultsContext is Results that stops as soon as ctx ends (SIGTERM): a
+// file being read gives up at its next read, and the error says the
+// reading of the results was interrupted.
+func (w *Workspace) ResultsContext(ctx context.Context, globs []string) (testresult.Report, error) {
+	w.ctx = ctx
+	defer func() { w.ctx = nil }()
+	rep, err := w.ResultsWith(globs, DefaultLimits)
+	if err == nil && ctx.Err() != nil {
+		err = fmt.Errorf("interrupted while reading the test results: %w", ctx.Err())
+	}
+	return rep, err
+}
 
 // Results reads the test result files that globs match inside the workspace
 // and merges them into a report. Globs (with **, relative to the workspace,
@@ -187,7 +201,11 @@ func (w *Workspace) readResultFile(p string, lim Limits, total *int64) (f testre
 		return f, true
 	}
 	defer fh.Close()
-	lr := &io.LimitedReader{R: fh, N: lim.MaxFileBytes + 1}
+	var src io.Reader = fh
+	if w.ctx != nil {
+		src = ctxReader{ctx: w.ctx, r: fh}
+	}
+	lr := &io.LimitedReader{R: src, N: lim.MaxFileBytes + 1}
 	f.Result, err = testresult.Parse(lr, testresult.FormatAuto)
 	*total += lim.MaxFileBytes + 1 - lr.N
 	switch {
@@ -197,4 +215,17 @@ func (w *Workspace) readResultFile(p string, lim Limits, total *int64) (f testre
 		f.Result, f.Err = nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return f, true
+}
+
+// ctxReader stops reading once its context ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,5 +166,24 @@ func TestWorkspace_NamedFilesAnywhere(t *testing.T) {
 	rep, _ = w.Results([]string{filepath.Join(other, "link.xml")})
 	if got := fileErrors(rep)[filepath.Join(other, "link.xml")]; !strings.Contains(got, "leads outside") || len(rep.Tests) != 0 {
 		t.Errorf("a symlink out of the named file's directory: %q, %d tests read; want it refused", got, len(rep.Tests))
+	}
+}
+
+// SIGTERM while the results are read: the read stops at once and the error
+// says which step was interrupted (RELIABILITY 27).
+func TestWorkspace_ResultsStopWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{"a.xml": passingJUnit})
+	w, err := Open(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = w.ResultsContext(ctx, []string{"a.xml"})
+	if err == nil || !strings.Contains(err.Error(), "interrupted while reading the test results") {
+		t.Errorf("got %v, want the interrupted step named", err)
 	}
 }

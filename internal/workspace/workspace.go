@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,7 @@ type Workspace struct {
 	root          *os.Root
 	namedAnywhere bool     // AllowNamedFilesAnywhere
 	outside       []string // named files outside the workspace, for the current read
+	ctx           context.Context
 }
 
 // Open opens the workspace at dir.
