@@ -177,3 +177,45 @@ func TestAttack_PushWithoutAHeadIsAnError(t *testing.T) {
 		t.Errorf("exit %d; want 1 naming the missing head\n%s", res.code, res.stdout)
 	}
 }
+
+// Attack 6: the legacy "##[cmd]" form of workflow commands, which the
+// runner reads anywhere in a line, never reaches stdout raw from any
+// command: results (text and JSON), evaluate's verdict and its errors.
+func TestAttack_LegacyWorkflowCommandsAreDefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	name := `TestX ##[set-output name=tripped]false`
+	writeFile(t, filepath.Join(dir, "r.xml"), `<testsuite><testcase classname="c" name="`+xmlEscape(name)+`"><failure message="##[add-mask]x">::error::y</failure></testcase></testsuite>`)
+	for _, format := range []string{"text", "json"} {
+		out, _, _ := runCLI(t, "", "results", "--workspace", dir, "--format", format, "r.xml")
+		if strings.Contains(out, "##[") {
+			t.Errorf("results --format %s prints ##[ raw:\n%s", format, out)
+		}
+	}
+	r := newTestRepo(t)
+	r.git("checkout", "-q", "-b", "agent/S-1")
+	r.attempt("S-1", "TestX", "try ##[set-output name=a]b")
+	_, stderr, _ := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--results", "missing ##[add-mask]x.xml")
+	out, _, _ := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--format", "markdown")
+	for where, text := range map[string]string{"evaluate's error": stderr, "evaluate's verdict": out} {
+		if strings.Contains(text, "##[") {
+			t.Errorf("%s prints ##[ raw:\n%s", where, text)
+		}
+	}
+}
+
+// Attack 11: the graph input may not leave the workspace, relative or
+// absolute, in the Action as on the command line.
+func TestAttack_GraphInputOutsideTheWorkspaceIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, graph := range []string{"../GRAPH.json", "/etc/passwd"} {
+		h := newActionHarness(t)
+		_, head := h.spiral(1)
+		h.openPR(head)
+		h.inputs["graph"] = graph
+		res := h.run("push", pushEvent(t, "agent/S-3", head))
+		if res.code != ExitError || !strings.Contains(res.stdout, "leads outside the workspace") {
+			t.Errorf("graph %q: exit %d; want 1, refused\n%s", graph, res.code, res.stdout)
+		}
+	}
+}
