@@ -91,3 +91,49 @@ func TestParseJUnit_TooManyAttributesIsRefused(t *testing.T) {
 		t.Errorf("got %v, want the attribute bound named", err)
 	}
 }
+
+// RELIABILITY 15: a line naming a key twice, in any case or Unicode fold,
+// is read as a failure whichever occurrence comes last.
+func TestReliability15_AmbiguousJSONFailsClosed(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{
+		`{"Action":"fail","Action":"pass","Package":"p","Test":"TestX"}`,
+		`{"Action":"fail","action":"pass","Package":"p","Test":"TestX"}`,
+		`{"ACTION":"fail","\u0061ction":"pass","Package":"p","Test":"TestX"}`,
+		`{"Action":"pass","Package":"p","Test":"TestY","Teſt":"TestX"}`,
+		`{"Action":"pass","x":{"a":[1,"\"Action\""]},"Package":"p","Test":"TestX","Output":"x","output":"y","z":1}`,
+	} {
+		res, err := ParseGoTest(strings.NewReader(line + "\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if len(res.Tests) != 1 || res.Tests[0].Status != breaker.StatusFail {
+			t.Errorf("%s: read as %+v; want one failed test", line, res.Tests)
+		}
+		if !strings.Contains(strings.Join(res.Warnings, "\n"), "twice") {
+			t.Errorf("%s: no warning names the duplicate key: %q", line, res.Warnings)
+		}
+	}
+	// Keys that only look alike, or repeat inside a value, are not ambiguous.
+	for _, line := range []string{
+		`{"Action":"pass","Package":"p","Test":"TestX","Output":"{\"Action\":\"fail\"}"}`,
+		`{"Action":"pass","Package":"p","Test":"TestX","Actions":"fail","x":{"Action":"fail"}}`,
+	} {
+		res, err := ParseGoTest(strings.NewReader(line + "\n"))
+		if err != nil || len(res.Tests) != 1 || res.Tests[0].Status != breaker.StatusPass {
+			t.Errorf("%s: read as %+v, %v; want one passed test", line, res.Tests, err)
+		}
+	}
+}
+
+// FuzzAmbiguousKeys runs the key scanner over any input, valid JSON or not:
+// it must never panic or run past the line.
+func FuzzAmbiguousKeys(f *testing.F) {
+	f.Add([]byte(`{"Action":"fail","action":"pass"}`))
+	f.Add([]byte(`{"a":"\"","Test":[{"Test":1}],"Test":2}`))
+	f.Add([]byte(`{"Teſt":1,"TEST":2}`))
+	f.Add([]byte(`{"`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_ = ambiguousKeys(data)
+	})
+}

@@ -16,7 +16,10 @@ const maxLineBytes = 8 << 20
 
 // goEvent is one test2json (or go build -json) event. encoding/json decodes
 // it: keys match case-insensitively and, when a key repeats, the last
-// occurrence wins.
+// occurrence wins. Because the agent writes the stream, a line that names
+// one of these keys twice (`{"Action":"fail","action":"pass"}`) is
+// ambiguous, and an ambiguous event is read as a failure: see
+// ambiguousKeys.
 type goEvent struct {
 	Action      string
 	Package     string
@@ -82,6 +85,9 @@ type goParser struct {
 	lineNo   int
 	offset   int64
 	warnings []string
+
+	ambiguous      int    // events that name a key twice, read as failures
+	firstAmbiguous string // the first of them, for the warning
 }
 
 func newGoParser() *goParser {
@@ -97,6 +103,15 @@ func (p *goParser) line(line []byte) {
 		var ev goEvent
 		err := json.Unmarshal(trimmed, &ev)
 		if err == nil && ev.Action != "" {
+			if key := ambiguousKeys(trimmed); key != "" {
+				p.ambiguous++
+				if p.firstAmbiguous == "" {
+					p.firstAmbiguous = fmt.Sprintf("line %d names %q twice", p.lineNo, key)
+				}
+				if ev.Test != "" || ev.Package != "" {
+					ev.Action = "fail" // fail closed: never let the last duplicate pass
+				}
+			}
 			p.event(&ev)
 			return
 		}

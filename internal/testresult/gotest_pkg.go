@@ -127,6 +127,9 @@ func (p *goParser) streamWarnings() []string {
 	if p.badJSON > 0 {
 		w = append(w, fmt.Sprintf("%d lines start with '{' but are not JSON events; read as text (first: %s)", p.badJSON, p.firstBad))
 	}
+	if p.ambiguous > 0 {
+		w = append(w, fmt.Sprintf("%d events name a key twice and were read as failures (first: %s)", p.ambiguous, p.firstAmbiguous))
+	}
 	if p.overlong {
 		w = append(w, fmt.Sprintf("a line over %d MiB was cut", maxLineBytes>>20))
 	}

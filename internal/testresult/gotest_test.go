@@ -71,11 +71,12 @@ not json at all
 			want: []Test{{Suite: "p", Name: "TestA", Status: breaker.StatusPass}},
 		},
 		{
-			name: "duplicate keys: the last occurrence wins, case-insensitively",
+			name: "duplicate keys: the event is a failure, whichever comes last",
 			in: `{"Action":"run","Package":"p","Test":"TestA"}
-{"Action":"pass","Package":"p","Test":"TestA","action":"fail"}
+{"Action":"fail","Package":"p","Test":"TestA","action":"pass"}
 `,
-			want: []Test{{Suite: "p", Name: "TestA", Status: breaker.StatusFail}},
+			want:         []Test{{Suite: "p", Name: "TestA", Status: breaker.StatusFail}},
+			wantWarnings: []string{`1 events name a key twice and were read as failures (first: line 2 names "Action" twice)`},
 		},
 		{
 			name: "unknown actions are ignored with a warning",
