@@ -18,7 +18,7 @@ var epoch = time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
 // names its parents explicitly, starts from its first parent's tree and
 // applies file operations. Dates advance one minute per commit unless set.
 type history struct {
-	t       *testing.T
+	t       testing.TB
 	dir     string
 	stream  bytes.Buffer
 	commits []string // messages by mark-1
@@ -36,7 +36,7 @@ func remove(path string) op         { return op{line: "D " + path} }
 func rename(from, to string) op     { return op{line: fmt.Sprintf("R %s %s", from, to)} }
 
 // newHistory makes an empty repository whose HEAD is refs/heads/main.
-func newHistory(t *testing.T) *history {
+func newHistory(t testing.TB) *history {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("the git CLI is not installed; these tests build real repositories with it")
@@ -114,7 +114,7 @@ func (h *history) git(args ...string) string {
 	return runGit(h.t, h.dir, args...)
 }
 
-func runGit(t *testing.T, dir string, args ...string) string {
+func runGit(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir

@@ -37,14 +37,36 @@ func parseTree(raw []byte) ([]treeEntry, error) {
 			if c < '0' || c > '7' {
 				return nil, errTreeFormat
 			}
+			if mode > 1<<29-1 {
+				return nil, errTreeFormat // over 32 bits
+			}
 			mode = mode<<3 | uint32(c-'0')
 		}
-		e := treeEntry{name: raw[sp+1 : nul], mode: filemode.FileMode(mode)}
+		e := treeEntry{name: raw[sp+1 : nul], mode: canonicalMode(mode)}
 		copy(e.hash[:], raw[nul+1:nul+21])
 		out = append(out, e)
 		raw = raw[nul+21:]
 	}
 	return out, nil
+}
+
+// canonicalMode maps a tree entry's mode to one of the four git knows, as
+// git's canon_mode (and go-git) do: a tree the agent wrote with "040755" is
+// still a directory, and "100664" a regular file, so no change hides behind
+// an odd mode.
+func canonicalMode(mode uint32) filemode.FileMode {
+	switch mode & 0o170000 {
+	case 0o040000:
+		return filemode.Dir
+	case 0o100000:
+		if mode&0o111 != 0 {
+			return filemode.Executable
+		}
+		return filemode.Regular
+	case 0o120000:
+		return filemode.Symlink
+	}
+	return filemode.Submodule
 }
 
 // compareEntries orders entries as git does: by name, a directory's name
