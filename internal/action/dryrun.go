@@ -24,6 +24,11 @@ func (f *dryRunForge) EditComment(_ context.Context, id int64, body string) erro
 	return nil
 }
 
+func (f *dryRunForge) DeleteComment(_ context.Context, id int64) error {
+	f.log("would delete duplicate comment " + strconv.FormatInt(id, 10))
+	return nil
+}
+
 func (f *dryRunForge) CreateRef(_ context.Context, ref, sha string) error {
 	f.log("would create " + ref + " at " + breaker.ShortSHA(sha))
 	return nil

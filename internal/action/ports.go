@@ -24,6 +24,9 @@ type Comments interface {
 	ListComments(ctx context.Context, pr int) ([]breaker.Comment, error) // every page
 	CreateComment(ctx context.Context, pr int, body string) (breaker.Comment, error)
 	EditComment(ctx context.Context, id int64, body string) error
+	// DeleteComment deletes a comment; one already gone is success. The
+	// breaker deletes only its own duplicates (two runs raced).
+	DeleteComment(ctx context.Context, id int64) error
 }
 
 // Refs keeps the breaker's tags (and moves a branch for a rollback).

@@ -89,8 +89,13 @@ func putComment(ctx context.Context, r *run, pr int, slice, body string) error {
 		r.noteWrite("update the breaker comment on "+what, err)
 		return err
 	}
-	_, err = r.forge.CreateComment(ctx, pr, body)
-	if err == nil || errors.Is(err, breaker.ErrForbidden) || strings.Contains(strings.ToLower(err.Error()), "body is too long") {
+	created, err := r.forge.CreateComment(ctx, pr, body)
+	if err == nil {
+		r.noteWrite("create the breaker comment on "+what, nil)
+		dedupeAfterCreate(ctx, r, pr, slice, created.ID)
+		return nil
+	}
+	if errors.Is(err, breaker.ErrForbidden) || strings.Contains(strings.ToLower(err.Error()), "body is too long") {
 		r.noteWrite("create the breaker comment on "+what, err)
 		return err
 	}
@@ -144,16 +149,63 @@ func stickyComment(ctx context.Context, r *run, pr int, slice string) (*breaker.
 	case 1:
 		return &ours[0], nil
 	}
-	// Several of ours (two runs raced): edit the newest, say so, and leave
-	// the others as they are.
-	newest := ours[0]
-	for _, c := range ours[1:] {
+	// Several of ours (runs raced): edit the newest, delete the others of
+	// ours, and say so. Every run applies the same rule, so the pull
+	// request converges on one comment whatever the order.
+	newest := newestOf(ours)
+	r.note("%d breaker comments of ours carry the marker of slice %s; the newest is edited, the older deleted", len(ours), slice)
+	deleteOthers(ctx, r, ours, newest.ID)
+	return &newest, nil
+}
+
+// dedupeAfterCreate looks, after a create, for other comments of ours on
+// the slice: runs that raced (a push, a dispatch and a command at once)
+// each saw none and each posted one. The newest is kept and every other of
+// ours deleted, by every run alike, so the pull request ends with one.
+// Failing to look is only noted: the comment posted is correct either way.
+func dedupeAfterCreate(ctx context.Context, r *run, pr int, slice string, created int64) {
+	comments, err := r.forge.ListComments(ctx, pr)
+	if err != nil {
+		r.note("could not look for a second breaker comment after posting: %v", err)
+		return
+	}
+	me, err := identity(ctx, r)
+	if err != nil {
+		return
+	}
+	var ours []breaker.Comment
+	for _, c := range comments {
+		if report.HasMarker(c.Body, slice) && strings.EqualFold(c.Author, me) {
+			ours = append(ours, c)
+		}
+	}
+	if len(ours) < 2 {
+		return
+	}
+	newest := newestOf(ours)
+	if newest.ID != created {
+		r.note("another run posted the breaker comment of slice %s at the same time; its newer comment is kept", slice)
+	}
+	deleteOthers(ctx, r, ours, newest.ID)
+}
+
+func newestOf(cs []breaker.Comment) breaker.Comment {
+	newest := cs[0]
+	for _, c := range cs[1:] {
 		if c.ID > newest.ID {
 			newest = c
 		}
 	}
-	r.note("%d breaker comments of ours carry the marker of slice %s; the newest is edited", len(ours), slice)
-	return &newest, nil
+	return newest
+}
+
+// deleteOthers deletes the comments of ours other than keep.
+func deleteOthers(ctx context.Context, r *run, ours []breaker.Comment, keep int64) {
+	for _, c := range ours {
+		if c.ID != keep {
+			r.noteWrite("delete duplicate breaker comment "+strconv.FormatInt(c.ID, 10), r.forge.DeleteComment(ctx, c.ID))
+		}
+	}
 }
 
 // checkCommentBody enforces the comment's invariants: under the size limit,

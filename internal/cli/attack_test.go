@@ -139,7 +139,9 @@ func TestAttack_BodyTooLongIsRetriedAtHalfTheSize(t *testing.T) {
 const maxCommentBytesForTest = 65000
 
 // Attack 11: with two comments of ours (two runs raced), the newest is
-// edited, and the summary says so.
+// edited and the older of ours deleted (RELIABILITY 27: runs converge on
+// one comment); a human's comment with the marker is left alone; the
+// summary says what was done.
 func TestAttack_TwoCommentsOfOursEditTheNewest(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
@@ -147,20 +149,22 @@ func TestAttack_TwoCommentsOfOursEditTheNewest(t *testing.T) {
 	h.openPR(head)
 	old := h.srv.AddComment(7, "github-actions[bot]", "<!-- greenlight-breaker:S-3 -->\nold")
 	newer := h.srv.AddComment(7, "github-actions[bot]", "<!-- greenlight-breaker:S-3 -->\nnewer")
+	human := h.srv.AddComment(7, "maintainer", "<!-- greenlight-breaker:S-3 -->\nquoted by a human")
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	ids := map[int64]string{}
 	for _, c := range h.srv.Comments(7) {
-		switch c.ID {
-		case old:
-			if !strings.HasSuffix(c.Body, "old") {
-				t.Errorf("the older comment was edited")
-			}
-		case newer:
-			if strings.HasSuffix(c.Body, "newer") {
-				t.Errorf("the newest comment was not edited")
-			}
-		}
+		ids[c.ID] = c.Body
 	}
-	if !strings.Contains(res.summary, "the newest is edited") {
+	if _, ok := ids[old]; ok {
+		t.Errorf("the older comment of ours is still there: runs that raced must converge on one")
+	}
+	if body, ok := ids[newer]; !ok || strings.HasSuffix(body, "newer") {
+		t.Errorf("the newest comment was not edited: %q", body)
+	}
+	if body := ids[human]; !strings.HasSuffix(body, "quoted by a human") {
+		t.Errorf("a human's comment with the marker was touched: %q", body)
+	}
+	if !strings.Contains(res.summary, "the newest is edited, the older deleted") {
 		t.Errorf("the summary does not say which was edited:\n%s", res.summary)
 	}
 }

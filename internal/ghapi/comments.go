@@ -2,6 +2,7 @@ package ghapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -75,6 +76,17 @@ func (c *Client) CreateComment(ctx context.Context, pr int, body string) (breake
 		return breaker.Comment{}, err
 	}
 	return toComment(cm), nil
+}
+
+// DeleteComment deletes comment id; one already gone is success.
+func (c *Client) DeleteComment(ctx context.Context, id int64) error {
+	_, err := c.call(fmt.Sprintf("delete comment %d", id), func() (r *github.Response, err error) {
+		return c.gh.Issues.DeleteComment(ctx, c.owner, c.repo, id)
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
 }
 
 // EditComment replaces the body of comment id.

@@ -130,6 +130,12 @@ func TestClient_CreateAndEditComment(t *testing.T) {
 	if err := c.EditComment(ctx, 424242, "x"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EditComment(missing): got %v, want ErrNotFound", err)
 	}
+	if err := c.DeleteComment(ctx, created.ID); err != nil || len(srv.Comments(5)) != 0 {
+		t.Errorf("DeleteComment: %v, comments left %v", err, srv.Comments(5))
+	}
+	if err := c.DeleteComment(ctx, created.ID); err != nil {
+		t.Errorf("DeleteComment(already gone): %v; want success", err)
+	}
 }
 
 func TestClient_Permission(t *testing.T) {

@@ -170,6 +170,21 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.commentJSON(c))
 }
 
+func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	i := slices.IndexFunc(s.comments, func(c comment) bool { return c.ID == id })
+	if i >= 0 {
+		s.comments = slices.Delete(s.comments, i, i+1)
+	}
+	s.mu.Unlock()
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments#delete-an-issue-comment")
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
 func (s *Server) getPermission(w http.ResponseWriter, r *http.Request) {
 	login := r.PathValue("login")
 	s.mu.Lock()

@@ -191,6 +191,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET /issues/{number}/comments", s.listComments)
 	handle("POST /issues/{number}/comments", s.createComment)
 	handle("PATCH /issues/comments/{id}", s.editComment)
+	handle("DELETE /issues/comments/{id}", s.deleteComment)
 	handle("GET /git/ref/{ref...}", s.getRef)
 	handle("POST /git/refs", s.createRef)
 	handle("PATCH /git/refs/{ref...}", s.updateRef)

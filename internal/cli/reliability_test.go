@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// RELIABILITY 2: shell metacharacters in the commit text, the author, the
+// branch name, the test names and the revisions stay data. The breaker
+// starts no process at all (go-git reads the repository), so there is no
+// shell to reach; this test holds both halves: no production file imports
+// os/exec, and hostile values come out as escaped text with nothing run.
+func TestReliability02_ShellMetacharactersStayData(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "os/exec" {
+				t.Errorf("%s imports %s: the breaker must start no process", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := newTestRepo(t)
+	canary := filepath.Join(r.dir, "PWNED")
+	payload := `$(touch ` + canary + `) ` + "`touch " + canary + "`" + ` "; curl x|sh #`
+	branch := `zzz";echo${IFS}hi;#`
+	r.git("checkout", "-q", "-b", branch)
+	for i := range 3 {
+		r.git("-c", "user.name=x\"; $(touch "+canary+")", "commit", "-q", "--allow-empty", "--author", `x"; $(touch `+canary+`) <a@example.com>`,
+			"-m", payload+" "+strconv.Itoa(i)+"\n\nGreenlight-Slice: S-1\nGreenlight-Test: Test`id`$(id)\nGreenlight-Hypothesis: "+payload)
+	}
+	writeFile(t, filepath.Join(r.dir, "junit.xml"), `<testsuite><testcase classname="c" name="Test`+"`id`"+`$(id)"><failure message="`+xmlEscape(payload)+`">x</failure></testcase></testsuite>`)
+	out, stderr, code := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--results", filepath.Join(r.dir, "junit.xml"), "--format", "markdown")
+	if code != ExitTripped {
+		t.Fatalf("exit %d; want %d (three failed attempts)\n%s%s", code, ExitTripped, out, stderr)
+	}
+	if !strings.Contains(out, "`touch") && !strings.Contains(out, "\\`touch") {
+		t.Errorf("the hostile subject does not appear as data in the report:\n%s", out)
+	}
+	for _, rev := range []string{"--upload-pack=touch " + canary, "-q", "-"} {
+		_, stderr, code := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", rev, "--head", rev)
+		if code != ExitError || !strings.Contains(stderr, "revision") {
+			t.Errorf("revision %q: exit %d, %q; want 1 naming the revision", rev, code, stderr)
+		}
+	}
+	h := newActionHarness(t)
+	h.repo = r
+	h.srv.SetDefaultBranch("main", r.git("rev-parse", "main"))
+	res := h.run("push", pushEvent(t, branch, r.git("rev-parse", "HEAD")))
+	if res.code != ExitTripped {
+		t.Errorf("action: exit %d; want %d\n%s", res.code, ExitTripped, res.stdout)
+	}
+	if _, err := os.Stat(canary); err == nil {
+		t.Fatal("a command in the agent's text ran: the canary file exists")
+	}
+}
+
+// RELIABILITY 27: a push, a dispatch and a /breaker debug comment run at
+// once on the same tripped pull request, then again. However they
+// interleave, the pull request ends with one comment of ours and the
+// checkpoint tag where the policy puts it, and a re-run changes nothing.
+func TestReliability27_ConcurrentRunsConverge(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	base, head := h.spiral(3)
+	pr := h.openPR(head)
+	events := []struct {
+		name    string
+		payload map[string]any
+	}{
+		{"push", pushEvent(t, "agent/S-3", head)},
+		{"workflow_dispatch", dispatchEvent(t, "agent/S-3")},
+		{"issue_comment", commentEvent(t, pr.Number, "maintainer", "User", "/breaker debug")},
+	}
+	h.srv.SetPermission("maintainer", "write")
+	for round := range 2 {
+		var wg sync.WaitGroup
+		codes := make([]int, len(events))
+		for i, e := range events {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[i] = h.run(e.name, e.payload).code
+			}()
+		}
+		wg.Wait()
+		for i, c := range codes {
+			if c != ExitTripped && c != ExitClosed {
+				t.Errorf("round %d: %s exited %d", round, events[i].name, c)
+			}
+		}
+		if n := len(h.srv.Comments(pr.Number)); n != 1 {
+			t.Fatalf("round %d: %d comments on the pull request; want exactly one of ours", round, n)
+		}
+		if got, _ := h.srv.Ref("refs/tags/greenlight/checkpoint/S-3"); got != base {
+			t.Fatalf("round %d: checkpoint tag at %q; want the branch point %s", round, got, base)
+		}
+	}
+}
