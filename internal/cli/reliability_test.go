@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -120,5 +121,71 @@ func TestReliability27_ConcurrentRunsConverge(t *testing.T) {
 		if got, _ := h.srv.Ref("refs/tags/greenlight/checkpoint/S-3"); got != base {
 			t.Fatalf("round %d: checkpoint tag at %q; want the branch point %s", round, got, base)
 		}
+	}
+}
+
+// RELIABILITY 28: the container's environment cannot break the verdict.
+// No git binary is needed (go-git reads the repository, so git's
+// "dubious ownership" refusal and safe.directory do not apply), HOME may be
+// missing, and outputs go only to the runner's files (their heredoc
+// delimiters are checked in actionenv's TestAction_SetOutputs; symlinked
+// report paths in TestAction_ReportSymlinkIsNeverWrittenThrough).
+func TestReliability28_ContainerWithoutGitOrHome(t *testing.T) {
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	t.Setenv("PATH", t.TempDir()) // no git, no shell
+	t.Setenv("HOME", filepath.Join(t.TempDir(), "missing"))
+	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	if res.code != ExitTripped || res.outputs["tripped"] != "true" {
+		t.Fatalf("without git on PATH and without HOME: exit %d, outputs %v; want 42, tripped\n%s", res.code, res.outputs, res.stdout)
+	}
+	if n := len(h.srv.Comments(7)); n != 1 {
+		t.Errorf("%d comments; want the diagnostic posted once", n)
+	}
+}
+
+// RELIABILITY 18: on pull_request the workspace is GitHub's synthetic merge
+// commit (two parents, HEAD != the head SHA) and the branch is long (more
+// than 250 commits, past any single page). The commits judged are
+// base..head.sha: neither the merge nor the base branch's own commits
+// count, and every attempt is read.
+func TestReliability18_MergeCheckoutAndLongBranch(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	r := h.repo
+	r.git("checkout", "-q", "-b", "agent/S-3")
+	cmd := exec.Command("sh", "-c", `for i in $(seq 1 260); do git commit -q --allow-empty -m "chore $i" || exit 1; done`)
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
+		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "HOME="+r.dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var head string
+	for i := range 3 {
+		head = r.attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+	}
+	// The base branch moves on with attempts of its own that must not count.
+	r.git("checkout", "-q", "main")
+	r.attempt("S-3", testDup, "a base-branch commit")
+	r.attempt("S-3", "TestOther", "another base-branch commit")
+	baseSHA := r.git("rev-parse", "HEAD")
+	// actions/checkout's pull_request checkout: the merge, detached.
+	r.git("checkout", "-q", "--detach", baseSHA)
+	r.git("merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+baseSHA, head)
+	if merge := r.git("rev-parse", "HEAD"); merge == head {
+		t.Fatal("the workspace should be the merge commit")
+	}
+	h.failing(testDup)
+	pr := h.openPR(head)
+	pr.BaseSHA = baseSHA
+	h.srv.AddPullRequest(pr)
+	res := h.run("pull_request", pullRequestEvent(t, "synchronize", pr))
+	if res.code != ExitTripped {
+		t.Fatalf("exit %d; want 42 from the branch's three attempts\n%s", res.code, res.stdout)
+	}
+	if !strings.Contains(res.summary, "3/3") || strings.Contains(res.summary, "TestOther") {
+		t.Errorf("the summary should show 3/3 on %s and nothing of the base branch:\n%s", testDup, res.summary)
 	}
 }
