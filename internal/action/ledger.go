@@ -20,7 +20,8 @@ type remoteState struct {
 	pushers                   []string
 	tags                      map[string]string
 	comments                  []breaker.Comment
-	complete                  bool // comments holds every comment of the pull request
+	complete                  bool    // comments holds every comment of the pull request
+	minimized                 []int64 // comments a human hid: never edited or deleted
 }
 
 // readState reads the ledger of pr (or of branch without one), the
@@ -32,7 +33,7 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if err != nil {
 		return remoteState{}, err
 	}
-	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete,
+	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete, minimized: st.Minimized,
 		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers}
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {

@@ -99,6 +99,10 @@ type LedgerState struct {
 	// Pushers are the GitHub logins of the pull request's commit authors
 	// and committers: treated as the agent, who may not reset itself.
 	Pushers []string
+	// Minimized are the IDs of the pull request's minimized (hidden)
+	// comments, left out of Comments: REST cannot tell them apart, so a
+	// list read over REST later skips these.
+	Minimized []int64
 	// CommentsComplete is false when the pull request has more comments
 	// than the query returned: the caller lists them all before posting.
 	CommentsComplete bool

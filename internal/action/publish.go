@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,7 +127,7 @@ func stickyComment(ctx context.Context, r *run, pr int, slice string) (*breaker.
 	}
 	var marked []breaker.Comment
 	for _, c := range comments {
-		if report.HasMarker(c.Body, slice) {
+		if report.HasMarker(c.Body, slice) && !r.hidden(c.ID) {
 			marked = append(marked, c)
 		}
 	}
@@ -175,7 +176,7 @@ func dedupeAfterCreate(ctx context.Context, r *run, pr int, slice string, create
 	}
 	var ours []breaker.Comment
 	for _, c := range comments {
-		if report.HasMarker(c.Body, slice) && strings.EqualFold(c.Author, me) {
+		if report.HasMarker(c.Body, slice) && strings.EqualFold(c.Author, me) && !r.hidden(c.ID) {
 			ours = append(ours, c)
 		}
 	}
@@ -187,6 +188,12 @@ func dedupeAfterCreate(ctx context.Context, r *run, pr int, slice string, create
 		r.note("another run posted the breaker comment of slice %s at the same time; its newer comment is kept", slice)
 	}
 	deleteOthers(ctx, r, ours, newest.ID)
+}
+
+// hidden reports whether comment id was minimized, as far as the ledger
+// query saw: such a comment is never edited or deleted.
+func (r *run) hidden(id int64) bool {
+	return r.state != nil && slices.Contains(r.state.minimized, id)
 }
 
 func newestOf(cs []breaker.Comment) breaker.Comment {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -187,5 +188,98 @@ func TestReliability18_MergeCheckoutAndLongBranch(t *testing.T) {
 	}
 	if !strings.Contains(res.summary, "3/3") || strings.Contains(res.summary, "TestOther") {
 		t.Errorf("the summary should show 3/3 on %s and nothing of the base branch:\n%s", testDup, res.summary)
+	}
+}
+
+// TestREADME_ReliabilityTableNamesRealTests: every test the README's
+// checklist table names is a test function of this module, and the table
+// has the 29 items in order.
+func TestREADME_ReliabilityTableNamesRealTests(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "### Bad inputs and faults, each with its test")
+	if !ok {
+		t.Fatal("README: the checklist table's section is missing")
+	}
+	defined := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil {
+				defined[fn.Name.Name] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := 0
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 {
+			if item > 0 {
+				break // the end of the table
+			}
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(cells[1]))
+		if err != nil {
+			continue // the header and its rule
+		}
+		item++
+		if n != item {
+			t.Errorf("README checklist: row %d is numbered %d", item, n)
+		}
+		names := 0
+		for _, span := range strings.Split(cells[3], "`")[1:] {
+			if strings.HasPrefix(span, "Test") || strings.HasPrefix(span, "Fuzz") {
+				names++
+				if !defined[span] {
+					t.Errorf("README checklist item %d names %s, which no test file defines", n, span)
+				}
+			}
+		}
+		if names == 0 {
+			t.Errorf("README checklist item %d names no test", n)
+		}
+	}
+	if item != 29 {
+		t.Errorf("README checklist has %d items; want 29", item)
+	}
+}
+
+// RELIABILITY 5 (the part the other tests leave): a comment of ours that a
+// human minimized is never edited or deleted; a new comment carries the
+// diagnostic.
+func TestReliability05_MinimizedCommentIsNeverEdited(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	hiddenBody := "<!-- greenlight-breaker:S-3 -->\nhidden as outdated"
+	hidden := h.srv.AddComment(7, "github-actions[bot]", hiddenBody)
+	h.srv.MinimizeComment(hidden)
+	for range 2 {
+		if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
+			t.Fatalf("exit %d; want 42\n%s", res.code, res.stdout)
+		}
+	}
+	comments := h.srv.Comments(7)
+	if len(comments) != 2 || comments[0].ID != hidden || comments[0].Body != hiddenBody {
+		t.Fatalf("comments %+v; want the minimized one untouched and one new diagnostic", comments)
+	}
+	if !strings.Contains(comments[1].Body, testDup) {
+		t.Errorf("the new comment does not carry the diagnostic:\n%s", comments[1].Body)
 	}
 }

@@ -185,6 +185,7 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 			st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
 			for _, cm := range pr.Comments.Nodes {
 				if cm.IsMinimized {
+					st.Minimized = append(st.Minimized, int64(cm.DatabaseID))
 					continue // never edit a minimized comment
 				}
 				com := breaker.Comment{ID: int64(cm.DatabaseID), Body: string(cm.Body)}

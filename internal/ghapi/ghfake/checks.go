@@ -206,7 +206,7 @@ func (s *Server) pullRequestNode(pr int, check, after string) map[string]any {
 			continue
 		}
 		total++
-		comments = append(comments, map[string]any{"databaseId": c.ID, "body": c.Body, "isMinimized": false,
+		comments = append(comments, map[string]any{"databaseId": c.ID, "body": c.Body, "isMinimized": c.Minimized,
 			"author": map[string]any{"login": c.Author}})
 	}
 	if len(comments) > 100 {

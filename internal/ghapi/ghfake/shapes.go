@@ -14,10 +14,11 @@ import (
 )
 
 type comment struct {
-	ID     int64
-	Issue  int
-	Author string
-	Body   string
+	ID        int64
+	Issue     int
+	Author    string
+	Body      string
+	Minimized bool // hidden by a human; GraphQL's isMinimized (REST cannot tell)
 }
 
 type commit struct {

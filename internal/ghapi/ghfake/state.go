@@ -32,6 +32,17 @@ func (s *Server) addComment(pr int, author, body string) int64 {
 	return s.nextID
 }
 
+// MinimizeComment hides comment id, as a human's "Hide" does.
+func (s *Server) MinimizeComment(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.comments {
+		if s.comments[i].ID == id {
+			s.comments[i].Minimized = true
+		}
+	}
+}
+
 // Comments returns the comments on pull request pr, oldest first.
 func (s *Server) Comments(pr int) []breaker.Comment {
 	s.mu.Lock()
