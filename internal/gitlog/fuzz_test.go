@@ -5,10 +5,12 @@ import (
 	"compress/zlib"
 	"context"
 	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/gitlog/packfile"
 	"github.com/greenlight-ci/breaker/internal/trailer"
 )
 
@@ -145,4 +148,75 @@ func writeLoose(t *testing.T, dir, typ string, raw []byte) string {
 		t.Fatal(err)
 	}
 	return name
+}
+
+// TestRepo_Log_CommitGraphCycleIsAnError: the agent's test code can write
+// .git; a commit-graph that names a commit as its own first parent must
+// end the walk with an error, not loop until memory runs out. Both walks
+// are covered: against a base, and down to the root when there is none.
+func TestRepo_Log_CommitGraphCycleIsAnError(t *testing.T) {
+	t.Parallel()
+	h := newHistory(t)
+	c0 := h.commit("c0", nil, write("a.txt", "a"))
+	c1 := h.commit("c1", []string{c0}, write("a.txt", "b"))
+	a1 := h.commit("a1", []string{c1}, write("b.txt", "b"))
+	h.ref("refs/heads/main", c1)
+	h.ref("refs/heads/agent", a1)
+	marks := h.build()
+	h.git("commit-graph", "write", "--reachable")
+	path := filepath.Join(h.dir, ".git", "objects", "info", "commit-graph")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := packfile.OpenGraph(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = g.Close()
+	patchSelfParent(t, data, plumbing.NewHash(marks[a1]))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []string{"main", ""} {
+		if base == "" {
+			h.git("symbolic-ref", "HEAD", "refs/heads/agent")
+			h.git("update-ref", "-d", "refs/heads/main")
+		}
+		repo, err := Open(h.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err = repo.Log(ctx, Options{Head: "agent", Base: base})
+		cancel()
+		_ = repo.Close()
+		if err == nil || !strings.Contains(err.Error(), "the history loops") {
+			t.Errorf("base %q: Log = %v; want the loop named", base, err)
+		}
+	}
+}
+
+// patchSelfParent rewrites commit h's row of a commit-graph file so that
+// its first parent is itself.
+func patchSelfParent(t *testing.T, data []byte, h plumbing.Hash) {
+	t.Helper()
+	chunks := int(data[6])
+	var names, rows int
+	for i := range chunks {
+		e := data[8+i*12:]
+		switch string(e[:4]) {
+		case "OIDL":
+			names = int(binary.BigEndian.Uint64(e[4:]))
+		case "CDAT":
+			rows = int(binary.BigEndian.Uint64(e[4:]))
+		}
+	}
+	for i := 0; names+i*20+20 <= rows; i++ {
+		if bytes.Equal(data[names+i*20:names+i*20+20], h[:]) {
+			binary.BigEndian.PutUint32(data[rows+i*36+20:], uint32(i))
+			return
+		}
+	}
+	t.Fatalf("commit %s is not in the commit-graph", h)
 }

@@ -205,7 +205,12 @@ func (r *Repo) walkSource() (*source, map[plumbing.Hash]bool, error) {
 // whole history is the branch when there is no base.
 func firstParentChain(ctx context.Context, src *source, shallow map[plumbing.Hash]bool, head plumbing.Hash, offer func(plumbing.Hash)) (forkResult, error) {
 	var res forkResult
+	seen := map[plumbing.Hash]bool{}
 	for h := head; ; {
+		if seen[h] {
+			return forkResult{}, errCycle(res.branch[len(res.branch)-1], h)
+		}
+		seen[h] = true
 		if err := ctx.Err(); err != nil {
 			return forkResult{}, err
 		}

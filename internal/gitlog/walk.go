@@ -25,10 +25,11 @@ const slop = 5
 type node struct {
 	hash plumbing.Hash
 	packfile.Header
-	seq    int // insertion order, the tie-breaker between equal dates
-	flags  uint8
-	queued bool
-	popped bool
+	seq     int // insertion order, the tie-breaker between equal dates
+	flags   uint8
+	queued  bool
+	popped  bool
+	onChain bool // on the head's first-parent chain: met again, a cycle
 }
 
 // walker paints the history from the head and the base, newest first, until
@@ -47,6 +48,7 @@ type walker struct {
 	floor       int64               // oldest date of a chain commit found on the branch
 	onBranch    func(plumbing.Hash) // told of each chain commit that looks like a branch commit
 	pushes      int
+	cycle       error // the chain came back to itself (a crafted commit-graph)
 }
 
 // forkResult is what the walk found: the head's first-parent commits not
@@ -72,10 +74,11 @@ func (w *walker) findFork(ctx context.Context, head, base plumbing.Hash) (forkRe
 		}
 	}
 	w.chain = []*node{w.nodes[head]}
+	w.nodes[head].onChain = true
 	w.floor = math.MaxInt64
 	left := slop
 	for pops := 1; w.queue.Len() > 0; pops++ {
-		if w.advanceChain(); w.done(left) {
+		if w.advanceChain(); w.cycle != nil || w.done(left) {
 			break
 		}
 		if w.settled && w.interesting == 0 {
@@ -93,6 +96,9 @@ func (w *walker) findFork(ctx context.Context, head, base plumbing.Hash) (forkRe
 		}
 	}
 	w.advanceChain()
+	if w.cycle != nil {
+		return forkResult{}, w.cycle
+	}
 	return w.result(), nil
 }
 
@@ -194,12 +200,17 @@ func (w *walker) advanceChain() {
 			return
 		case len(last.Parents) == 0 || w.nodes[last.Parents[0]] == nil:
 			w.settled = true
+		case w.nodes[last.Parents[0]].onChain:
+			w.cycle = errCycle(last.hash, last.Parents[0])
+			w.settled = true
 		default:
 			w.floor = min(w.floor, last.When)
 			if w.onBranch != nil {
 				w.onBranch(last.hash)
 			}
-			w.chain = append(w.chain, w.nodes[last.Parents[0]])
+			next := w.nodes[last.Parents[0]]
+			next.onChain = true
+			w.chain = append(w.chain, next)
 		}
 	}
 }
