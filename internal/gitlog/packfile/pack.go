@@ -144,9 +144,12 @@ func inflater(src []byte) (io.ReadCloser, error) {
 	return z, nil
 }
 
-// inflate decompresses size bytes of zlib data starting at at.
+// inflate decompresses size bytes of zlib data starting at at. The size
+// is the entry's claim, written by whoever made the pack: memory grows with
+// what the data really inflates to (deflate cannot exceed about 1032:1 of
+// the bytes left in the pack), never with the claim alone.
 func (p *pack) inflate(at, size int64) ([]byte, error) {
-	if size > int64(len(p.data))*1100 {
+	if size < 0 || size > (int64(len(p.data))-at)*1100 {
 		return nil, errCorruptPack
 	}
 	z, err := inflater(p.data[at:])
@@ -154,11 +157,19 @@ func (p *pack) inflate(at, size int64) ([]byte, error) {
 		return nil, err
 	}
 	defer zlibReaders.Put(z)
-	out := make([]byte, size)
-	if _, err := io.ReadFull(z, out); err != nil {
-		return nil, fmt.Errorf("inflate: %w", err)
+	out := bytes.NewBuffer(make([]byte, 0, min(size, 1<<20)))
+	n, err := io.CopyN(out, z, size)
+	if err != nil || n != size {
+		return nil, fmt.Errorf("inflate: %d of the %d bytes the entry claims: %w", n, size, cmpErr(err, io.ErrUnexpectedEOF))
 	}
-	return out, nil
+	return out.Bytes(), nil
+}
+
+func cmpErr(err, otherwise error) error {
+	if err != nil && err != io.EOF {
+		return err
+	}
+	return otherwise
 }
 
 // applyDelta rebuilds an object from its base and a git delta.
@@ -171,7 +182,9 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 	if !ok || dstSize > uint64(len(delta))*0x10000 { // each op yields at most 64 KiB
 		return nil, errCorruptPack
 	}
-	out := make([]byte, 0, dstSize)
+	// Preallocate no more than the delta can be seen to make at once (its
+	// literal bytes and the base); a claim beyond that grows as copies land.
+	out := make([]byte, 0, min(dstSize, uint64(len(base)+len(delta))))
 	for len(delta) > 0 {
 		op := delta[0]
 		delta = delta[1:]
