@@ -18,6 +18,14 @@ import (
 // renameScore is git's default similarity threshold for renames (50%).
 const renameScore = 50
 
+// renameLimit is git's default diff.renameLimit: with more added or more
+// deleted files than this in one commit, renames are not looked for and
+// the commit reads as deletions and additions (the scope lock then checks
+// both paths, so nothing escapes it). go-git compares every deleted file
+// with every added one, even for exact renames; an agent replacing 12,000
+// identical files would otherwise exhaust memory.
+const renameLimit = 1000
+
 // commits returns the branch commits, given newest first, oldest first:
 // those the reader already read, and the others read now in parallel.
 func (r *Repo) commits(ctx context.Context, branch []plumbing.Hash, opts Options, early *reader) ([]breaker.Commit, error) {
@@ -105,11 +113,13 @@ func (r *Repo) changes(ctx context.Context, c *object.Commit) ([]breaker.FileCha
 	if err != nil {
 		return nil, err
 	}
-	opts := *object.DefaultDiffTreeOptions
-	opts.RenameScore = renameScore
-	diff, err := object.DetectRenames(changes, &opts)
-	if err != nil {
-		diff = changes // e.g. a submodule has no content to compare: no renames
+	diff := changes
+	if withinRenameLimit(changes) {
+		opts := *object.DefaultDiffTreeOptions
+		opts.RenameScore, opts.RenameLimit = renameScore, renameLimit
+		if renamed, err := object.DetectRenames(changes, &opts); err == nil {
+			diff = renamed
+		} // else (a submodule has no content to compare): no renames
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -124,6 +134,21 @@ func (r *Repo) changes(ctx context.Context, c *object.Commit) ([]breaker.FileCha
 	}
 	slices.SortFunc(out, func(a, b breaker.FileChange) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// withinRenameLimit reports whether changes has at most renameLimit added
+// and at most renameLimit deleted files.
+func withinRenameLimit(changes object.Changes) bool {
+	var added, deleted int
+	for _, ch := range changes {
+		switch {
+		case ch.From.Name == "":
+			added++
+		case ch.To.Name == "":
+			deleted++
+		}
+	}
+	return added <= renameLimit && deleted <= renameLimit
 }
 
 // diffTrees lists the file changes from tree a to tree b (zero: empty).

@@ -1,6 +1,7 @@
 package gitlog
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -115,4 +116,49 @@ func gitFiles(t *testing.T, h *history, from, to string) []breaker.FileChange {
 		return nil
 	}
 	return out
+}
+
+// An agent replaces 1,500 identical files (more than git's rename limit of
+// 1,000): renames are not looked for, every path is listed as deleted or
+// added, so the scope lock still sees both sides. Under the limit, renames
+// are still found.
+func TestRepo_Log_RenameLimit(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1500, 20} {
+		h := newHistory(t)
+		var add, move []op
+		for i := range n {
+			add = append(add, write(fmt.Sprintf("old/f%d.txt", i), "same content\n"))
+			move = append(move, rename(fmt.Sprintf("old/f%d.txt", i), fmt.Sprintf("new/f%d.txt", i)))
+		}
+		c0 := h.commit("c0", nil, add...)
+		c1 := h.commit("replace\n\nGreenlight-Slice: S-1\nGreenlight-Test: TestX\n", []string{c0}, move...)
+		h.ref("refs/heads/main", c0)
+		h.ref("refs/heads/agent", c1)
+		h.build()
+		repo, err := Open(h.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log, err := repo.Log(context.Background(), Options{Head: "agent", Base: "main", NeedsFiles: func([]breaker.Trailer) bool { return true }})
+		_ = repo.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := log.Commits[0].Files
+		var renamed, other int
+		for _, f := range files {
+			if f.Change == breaker.ChangeRenamed {
+				renamed++
+			} else {
+				other++
+			}
+		}
+		switch {
+		case n > renameLimit && (renamed != 0 || other != 2*n):
+			t.Errorf("%d files moved: %d renames, %d other changes; want none and %d deletions and additions", n, renamed, other, 2*n)
+		case n <= renameLimit && renamed != n:
+			t.Errorf("%d files moved: %d renames; want %d", n, renamed, n)
+		}
+	}
 }
