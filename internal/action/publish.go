@@ -125,24 +125,9 @@ func stickyComment(ctx context.Context, r *run, pr int, slice string) (*breaker.
 			return nil, err
 		}
 	}
-	var marked []breaker.Comment
-	for _, c := range comments {
-		if report.HasMarker(c.Body, slice) && !r.hidden(c.ID) {
-			marked = append(marked, c)
-		}
-	}
-	if len(marked) == 0 {
-		return nil, nil
-	}
-	me, err := identity(ctx, r)
+	ours, err := oursOn(ctx, r, comments, slice)
 	if err != nil {
 		return nil, err
-	}
-	var ours []breaker.Comment
-	for _, c := range marked {
-		if strings.EqualFold(c.Author, me) {
-			ours = append(ours, c)
-		}
 	}
 	switch len(ours) {
 	case 0:
@@ -170,15 +155,9 @@ func dedupeAfterCreate(ctx context.Context, r *run, pr int, slice string, create
 		r.note("could not look for a second breaker comment after posting: %v", err)
 		return
 	}
-	me, err := identity(ctx, r)
+	ours, err := oursOn(ctx, r, comments, slice)
 	if err != nil {
 		return
-	}
-	var ours []breaker.Comment
-	for _, c := range comments {
-		if report.HasMarker(c.Body, slice) && strings.EqualFold(c.Author, me) && !r.hidden(c.ID) {
-			ours = append(ours, c)
-		}
 	}
 	if len(ours) < 2 {
 		return
@@ -188,6 +167,32 @@ func dedupeAfterCreate(ctx context.Context, r *run, pr int, slice string, create
 		r.note("another run posted the breaker comment of slice %s at the same time; its newer comment is kept", slice)
 	}
 	deleteOthers(ctx, r, ours, newest.ID)
+}
+
+// oursOn returns the comments that carry slice's marker, were written by
+// the breaker's own identity and were not minimized: the only ones it may
+// edit or delete. The identity is asked for only when a marker is found.
+func oursOn(ctx context.Context, r *run, comments []breaker.Comment, slice string) ([]breaker.Comment, error) {
+	var marked []breaker.Comment
+	for _, c := range comments {
+		if report.HasMarker(c.Body, slice) && !r.hidden(c.ID) {
+			marked = append(marked, c)
+		}
+	}
+	if len(marked) == 0 {
+		return nil, nil
+	}
+	me, err := identity(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	var ours []breaker.Comment
+	for _, c := range marked {
+		if strings.EqualFold(c.Author, me) {
+			ours = append(ours, c)
+		}
+	}
+	return ours, nil
 }
 
 // hidden reports whether comment id was minimized, as far as the ledger

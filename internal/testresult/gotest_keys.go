@@ -31,7 +31,7 @@ func ambiguousKeys(line []byte) string {
 		}
 		end := skipString(line, i)
 		if end-1 <= i || line[end-1] != '"' {
-			return "" // unterminated: not JSON Unmarshal accepted
+			return "" // unterminated: Unmarshal would have refused the line
 		}
 		key := line[i+1 : end-1]
 		for f, name := range goEventKeys {
