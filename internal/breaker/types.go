@@ -29,7 +29,7 @@ type FileChange struct {
 	From   string
 }
 
-// Commit is one first-parent commit of the agent branch, as the git adapter
+// Commit is one commit of the agent branch (base..head), as the git adapter
 // translates it. Files is filled only for commits that carry attempt trailers
 // (the adapter is told which through Policy.NeedsFiles).
 type Commit struct {
@@ -113,8 +113,9 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// Input is everything Evaluate needs. Commits are the first-parent commits
-// from the fork point (exclusive) to Head (inclusive), oldest first.
+// Input is everything Evaluate needs. Commits are base..head (every commit
+// reachable from Head and not from the base, merges included), oldest
+// first, no commit before its parents.
 type Input struct {
 	Policy      Policy
 	Commits     []Commit

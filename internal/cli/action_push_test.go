@@ -155,3 +155,35 @@ func TestAction_MarkedCommentsByOthersAreNeverEdited(t *testing.T) {
 		})
 	}
 }
+
+// The merge trick after a trip (see TestEvaluate_MergeTrickKeepsTheAttempts):
+// the pushed merge keeps the breaker OPEN and the comment says so.
+func TestAction_MergeTrickKeepsTheBreakerOpen(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
+		t.Fatalf("spiral: exit = %d, want %d\nstdout:\n%s", res.code, ExitTripped, res.stdout)
+	}
+	h.repo.git("checkout", "-q", "main")
+	h.repo.commit("main moves on", map[string]string{"README.md": "shop v2\n"})
+	h.repo.git("checkout", "-q", "--detach", "main")
+	h.repo.git("merge", "-q", "--no-ff", "-m", "Merge the branch into main", "agent/S-3")
+	h.repo.git("branch", "-f", "agent/S-3", "HEAD")
+	h.repo.git("checkout", "-q", "agent/S-3")
+	merge := h.repo.git("rev-parse", "HEAD")
+	h.failing(testDup)
+	h.openPR(merge)
+	res := h.run("push", pushEvent(t, "agent/S-3", merge))
+	if res.code != ExitTripped || res.outputs["state"] != "OPEN" {
+		t.Fatalf("after the merge trick: exit = %d, state %q; want %d and OPEN\nstdout:\n%s", res.code, res.outputs["state"], ExitTripped, res.stdout)
+	}
+	// The three attempts, and the merge: a pushed head CI saw failing.
+	if got := res.outputs["failed-attempts"]; got != "4" {
+		t.Errorf("failed-attempts = %s, want 4", got)
+	}
+	if c := h.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "OPEN") {
+		t.Errorf("comments = %+v, want the one sticky comment, still OPEN", c)
+	}
+}

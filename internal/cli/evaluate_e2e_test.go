@@ -214,3 +214,42 @@ func TestEvaluate_RollbackCommandChecksOutTheCheckpoint(t *testing.T) {
 		t.Errorf("after %q HEAD = %s, want checkpoint %s", command, got, base)
 	}
 }
+
+// The merge trick: after tripping, the agent merges its branch into a new
+// main commit so that the pushed head's first parent is main and its old
+// attempts sit behind the second parent. The push is a fast-forward; git
+// log main..head still lists every attempt, and so must the breaker.
+//
+//	main: I ── M1 ──────── X   (X = merge of M1 and A3, first parent M1)
+//	       \              /
+//	agent:  A1 ── A2 ── A3
+func TestEvaluate_MergeTrickKeepsTheAttempts(t *testing.T) {
+	t.Parallel()
+	r := newTestRepo(t)
+	base := r.git("rev-parse", "HEAD")
+	r.git("checkout", "-q", "-b", "agent/S-1")
+	r.attempt("S-1", testDup, "check before insert")
+	r.attempt("S-1", testDup, "check in repository")
+	old := r.attempt("S-1", testDup, "map errors in router")
+	r.git("checkout", "-q", "main")
+	r.commit("main moves on", map[string]string{"README.md": "shop v2\n"})
+	r.git("checkout", "-q", "--detach", "main")
+	r.git("merge", "-q", "--no-ff", "-m", "Merge the branch into main", "agent/S-1")
+	r.git("branch", "-f", "agent/S-1", "HEAD")
+	r.git("checkout", "-q", "agent/S-1")
+	if got := r.git("merge-base", "--is-ancestor", old, "HEAD"); got != "" {
+		t.Fatalf("the old head is not an ancestor of the merge: %s", got)
+	}
+	r.results("junit.xml", map[string]string{testDup: "fail"})
+
+	rep, code := evaluateJSON(t, r, "--results", "junit.xml")
+	if code != ExitTripped {
+		t.Errorf("exit = %d, want %d: the merge hid the attempts", code, ExitTripped)
+	}
+	if got := failedOf(rep, testDup); got != 3 {
+		t.Errorf("failed attempts on %s = %d, want 3", testDup, got)
+	}
+	if rep.Checkpoint.SHA != base {
+		t.Errorf("checkpoint sha = %s, want the first attempt's parent %s", rep.Checkpoint.SHA, base)
+	}
+}

@@ -19,9 +19,10 @@ func shallowError(at plumbing.Hash, why string) error {
 	return fmt.Errorf("%w: %s at commit %s; %s", ErrShallow, why, at, shallowFix)
 }
 
-// errCycle reports a first-parent chain that comes back to a commit it
-// already holds. Real history cannot (a commit's name covers its parents),
-// so the agent crafted the objects or the commit-graph the walk read.
+// errCycle reports history that comes back to itself: commit at names
+// parent, which descends from at. Real history cannot (a commit's name
+// covers its parents), so the agent crafted the objects or the
+// commit-graph the walk read.
 func errCycle(at, parent plumbing.Hash) error {
-	return fmt.Errorf("the history loops: commit %s names %s as its first parent, which is already on the branch; the repository's objects or commit-graph were tampered with", at, parent)
+	return fmt.Errorf("the history loops: commit %s names %s as a parent, which descends from it; the repository's objects or commit-graph were tampered with", at, parent)
 }

@@ -95,8 +95,11 @@ type Options struct {
 
 // Log is the agent branch as Repo.Log reads it.
 type Log struct {
-	// Commits are the first-parent commits from the head back to, and
-	// excluding, the fork point, oldest first.
+	// Commits are base..head: every commit reachable from the head and not
+	// from the base, merges and their other parents included, oldest first
+	// in a topological order: the reverse of `git log --date-order
+	// base..head` (no commit before its parents; otherwise by committer
+	// date). Without a base, every commit reachable from the head.
 	Commits []breaker.Commit
 	// ForkPoint is the first commit of the head's first-parent chain that is
 	// reachable from the base: where the branch left the base. It is the
@@ -112,10 +115,10 @@ type Log struct {
 }
 
 // noBaseNote explains a Log read without a base.
-const noBaseNote = "no base branch found (tried refs/remotes/origin/HEAD, origin/main, origin/master, main, master): the whole first-parent history of the head is treated as the branch"
+const noBaseNote = "no base branch found (tried refs/remotes/origin/HEAD, origin/main, origin/master, main, master): every commit reachable from the head is treated as the branch"
 
-// Log reads the first-parent commits of opts.Head that are not reachable
-// from opts.Base.
+// Log reads the commits of opts.Head that are not reachable from
+// opts.Base (git's base..head).
 func (r *Repo) Log(ctx context.Context, opts Options) (Log, error) {
 	head, err := r.resolve(opts.Head)
 	if err != nil {
@@ -131,17 +134,15 @@ func (r *Repo) Log(ctx context.Context, opts Options) (Log, error) {
 		return Log{}, err
 	}
 	defer src.close()
-	early := newReader(ctx, r, opts, runtime.GOMAXPROCS(0)-1)
-	var res forkResult
 	if base.hash.IsZero() {
 		out.Note = noBaseNote
-		res, err = firstParentChain(ctx, src, shallow, head.hash, early.offer)
 	} else {
 		out.BaseRef, out.BaseSHA = base.name, base.hash.String()
-		w := newWalker(src, shallow)
-		w.onBranch = early.offer
-		res, err = w.findFork(ctx, head.hash, base.hash)
 	}
+	early := newReader(ctx, r, opts, runtime.GOMAXPROCS(0)-1)
+	w := newWalker(src, shallow)
+	w.onBranch = early.offer
+	res, err := w.walk(ctx, head.hash, base.hash)
 	if err != nil {
 		early.stop()
 		return Log{}, fmt.Errorf("read branch %s: %w", describe(opts.Head), err)
@@ -199,39 +200,6 @@ func (r *Repo) walkSource() (*source, map[plumbing.Hash]bool, error) {
 		shallow[h] = true
 	}
 	return src, shallow, nil
-}
-
-// firstParentChain follows the head's first parents to the root: the
-// whole history is the branch when there is no base.
-func firstParentChain(ctx context.Context, src *source, shallow map[plumbing.Hash]bool, head plumbing.Hash, offer func(plumbing.Hash)) (forkResult, error) {
-	var res forkResult
-	seen := map[plumbing.Hash]bool{}
-	for h := head; ; {
-		if seen[h] {
-			return forkResult{}, errCycle(res.branch[len(res.branch)-1], h)
-		}
-		seen[h] = true
-		if err := ctx.Err(); err != nil {
-			return forkResult{}, err
-		}
-		hd, err := src.load(h)
-		if errors.Is(err, plumbing.ErrObjectNotFound) && len(res.branch) > 0 {
-			return forkResult{}, shallowError(res.branch[len(res.branch)-1], fmt.Sprintf("parent %s is missing", h))
-		}
-		if err != nil {
-			return forkResult{}, fmt.Errorf("read commit %s: %w", h, err)
-		}
-		res.branch = append(res.branch, h)
-		res.read++
-		offer(h)
-		if len(hd.Parents) == 0 {
-			return res, nil
-		}
-		if shallow[h] {
-			return forkResult{}, shallowError(h, "the history ends")
-		}
-		h = hd.Parents[0]
-	}
 }
 
 func describe(rev string) string {

@@ -25,124 +25,123 @@ const slop = 5
 type node struct {
 	hash plumbing.Hash
 	packfile.Header
-	seq     int // insertion order, the tie-breaker between equal dates
-	flags   uint8
-	queued  bool
-	popped  bool
-	onChain bool // on the head's first-parent chain: met again, a cycle
+	seq    int // push order, the tie-breaker between equal dates
+	first  int // order of the first pop; 0 = never popped
+	flags  uint8
+	queued bool
+	popped bool
+	degree int // topological sort: children in the set not yet emitted, plus one
 }
 
-// walker paints the history from the head and the base, newest first, until
-// the first-parent chain of the head has met the base's history and what is
-// left to read is common to both sides (git's paint-down-to-common). It
-// keeps only the commits it has read, never a full ancestry set.
+// walker paints the history from the head and the base, newest first, as
+// git's revision walk does for `base..head`: a commit reachable from the
+// base is uninteresting and passes that on to its parents; the walk stops
+// once every commit still queued is uninteresting. It keeps only the
+// commits it has read, never a full ancestry set.
 type walker struct {
 	src         *source
 	shallow     map[plumbing.Hash]bool
 	nodes       map[plumbing.Hash]*node
 	queue       nodeQueue
 	interesting int                 // queued nodes not reachable from the base
-	chain       []*node             // head's first-parent chain, as far as known
 	exact       bool                // every node read has a generation number
-	settled     bool                // the chain has reached the base or a root
-	floor       int64               // oldest date of a chain commit found on the branch
-	onBranch    func(plumbing.Hash) // told of each chain commit that looks like a branch commit
+	floor       int64               // oldest date of a popped commit not reachable from the base
+	onBranch    func(plumbing.Hash) // told of each commit that looks like a branch commit when first popped
 	pushes      int
-	cycle       error // the chain came back to itself (a crafted commit-graph)
+	pops        int
 }
 
-// forkResult is what the walk found: the head's first-parent commits not
-// reachable from the base (newest first) and the first one that is.
-type forkResult struct {
+// walkResult is what the walk found.
+type walkResult struct {
+	// branch is base..head, newest first, in the order of
+	// `git log --date-order base..head`.
 	branch []plumbing.Hash
-	fork   plumbing.Hash // zero when the chain reached a root
-	read   int           // commits read, for tests and benchmarks
+	// fork is the first commit of the head's first-parent chain that is
+	// reachable from the base; zero when there is no base or the chain
+	// reaches a root without meeting it.
+	fork plumbing.Hash
+	read int // commits read, for tests and benchmarks
 }
 
 func newWalker(src *source, shallow map[plumbing.Hash]bool) *walker {
-	return &walker{src: src, shallow: shallow, nodes: map[plumbing.Hash]*node{}, exact: src.graph != nil}
+	return &walker{src: src, shallow: shallow, nodes: map[plumbing.Hash]*node{}, exact: src.graph != nil, floor: math.MaxInt64}
 }
 
-// findFork walks head against base.
-func (w *walker) findFork(ctx context.Context, head, base plumbing.Hash) (forkResult, error) {
-	for _, tip := range []struct {
-		h    plumbing.Hash
-		flag uint8
-	}{{head, fromHead}, {base, fromBase}} {
-		if err := w.mark(tip.h, tip.flag); err != nil {
-			return forkResult{}, fmt.Errorf("read commit %s: %w", tip.h, err)
+// walk reads base..head; a zero base reads every commit reachable from
+// the head.
+func (w *walker) walk(ctx context.Context, head, base plumbing.Hash) (walkResult, error) {
+	if err := w.mark(head, fromHead); err != nil {
+		return walkResult{}, fmt.Errorf("read commit %s: %w", head, err)
+	}
+	if !base.IsZero() {
+		if err := w.mark(base, fromBase); err != nil {
+			return walkResult{}, fmt.Errorf("read commit %s: %w", base, err)
 		}
 	}
-	w.chain = []*node{w.nodes[head]}
-	w.nodes[head].onChain = true
-	w.floor = math.MaxInt64
 	left := slop
-	for pops := 1; w.queue.Len() > 0; pops++ {
-		if w.advanceChain(); w.cycle != nil || w.done(left) {
-			break
-		}
-		if w.settled && w.interesting == 0 {
-			left--
+	for w.queue.Len() > 0 {
+		if w.interesting == 0 {
+			if w.exact {
+				break
+			}
+			// git's still_interesting: go on while a queued commit is as
+			// new as the oldest interesting one, else slop more commits.
+			if w.queue[0].When >= w.floor {
+				left = slop
+			} else if left--; left < 0 {
+				break
+			}
 		} else {
 			left = slop
 		}
-		if pops%1024 == 0 {
+		if w.pops%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return forkResult{}, err
+				return walkResult{}, err
 			}
 		}
 		if err := w.step(heap.Pop(&w.queue).(*node)); err != nil {
-			return forkResult{}, err
+			return walkResult{}, err
 		}
 	}
-	w.advanceChain()
-	if w.cycle != nil {
-		return forkResult{}, w.cycle
-	}
-	return w.result(), nil
-}
-
-// done reports whether the paint of the head's first-parent chain is final.
-// With generation numbers it is as soon as the chain is settled. Ordered by
-// date it is once nothing interesting is queued, slop more commits have been
-// read, and no queued commit is as new as the oldest branch commit: with
-// dates that never decrease from parent to child the answer is then exact,
-// and a small clock skew is tolerated as git tolerates it.
-func (w *walker) done(left int) bool {
-	if !w.settled {
-		return false
-	}
-	if w.exact {
-		return true
-	}
-	return w.interesting == 0 && left <= 0 && w.queue[0].When < w.floor
+	return w.result(head)
 }
 
 // step expands one popped node: its parents inherit its paint, the base's
 // paint winning over the head's.
 func (w *walker) step(n *node) error {
 	n.popped = true
-	if n.flags&fromBase == 0 {
+	w.pops++
+	uninteresting := n.flags&fromBase != 0
+	if !uninteresting {
 		w.interesting--
+		w.floor = min(w.floor, n.When)
+	}
+	if n.first == 0 {
+		n.first = w.pops
+		if !uninteresting && w.onBranch != nil {
+			w.onBranch(n.hash)
+		}
 	}
 	if len(n.Parents) > 0 && w.shallow[n.hash] {
-		if w.settled {
+		if uninteresting {
 			return nil
 		}
 		return shallowError(n.hash, "the history ends")
 	}
 	flag := fromHead
-	if n.flags&fromBase != 0 {
+	if uninteresting {
 		flag = fromBase
 	}
 	for _, p := range n.Parents {
-		if err := w.mark(p, flag); err != nil {
-			if w.settled {
-				continue
-			}
-			if errors.Is(err, plumbing.ErrObjectNotFound) {
-				return shallowError(n.hash, fmt.Sprintf("parent %s is missing", p))
-			}
+		err := w.mark(p, flag)
+		switch {
+		case err == nil:
+		case uninteresting && errors.Is(err, plumbing.ErrObjectNotFound):
+			// The base's history is incomplete below here; what the branch
+			// needs was read.
+		case errors.Is(err, plumbing.ErrObjectNotFound):
+			return shallowError(n.hash, fmt.Sprintf("parent %s is missing", p))
+		default:
 			return fmt.Errorf("read commit %s: %w", p, err)
 		}
 	}
@@ -179,7 +178,7 @@ func (w *walker) mark(h plumbing.Hash, flag uint8) error {
 }
 
 func (w *walker) push(n *node) {
-	n.queued, n.popped = true, false
+	n.queued = true
 	w.pushes++
 	n.seq = w.pushes
 	if n.flags&fromBase == 0 {
@@ -188,68 +187,87 @@ func (w *walker) push(n *node) {
 	heap.Push(&w.queue, n)
 }
 
-// advanceChain extends the head's first-parent chain through commits whose
-// paint is final, and notes when it has reached the base or a root.
-func (w *walker) advanceChain() {
-	for !w.settled {
-		last := w.chain[len(w.chain)-1]
-		switch {
-		case last.flags&fromBase != 0:
-			w.settled = true
-		case !last.popped:
-			return
-		case len(last.Parents) == 0 || w.nodes[last.Parents[0]] == nil:
-			w.settled = true
-		case w.nodes[last.Parents[0]].onChain:
-			w.cycle = errCycle(last.hash, last.Parents[0])
-			w.settled = true
-		default:
-			w.floor = min(w.floor, last.When)
-			if w.onBranch != nil {
-				w.onBranch(last.hash)
-			}
-			next := w.nodes[last.Parents[0]]
-			next.onChain = true
-			w.chain = append(w.chain, next)
+// result reads the final paint: the commits reachable from the head only,
+// in git's --date-order, reversed.
+func (w *walker) result(head plumbing.Hash) (walkResult, error) {
+	res := walkResult{read: len(w.nodes)}
+	var set []*node
+	for _, n := range w.nodes {
+		if n.flags == fromHead {
+			set = append(set, n)
 		}
 	}
-}
-
-// result reads the final paint: the branch ends at the first chain commit
-// reachable from the base.
-func (w *walker) result() forkResult {
-	res := forkResult{read: len(w.nodes)}
-	for _, n := range w.chain {
+	order, err := dateOrder(set, w.nodes)
+	if err != nil {
+		return walkResult{}, err
+	}
+	res.branch = make([]plumbing.Hash, len(order))
+	for i, n := range order {
+		res.branch[i] = n.hash
+	}
+	// The fork: follow the head's first parents out of the set. Every
+	// step stays in the set (already sorted, so without cycles) or leaves it.
+	for n, steps := w.nodes[head], 0; n != nil && steps <= len(set); steps++ {
 		if n.flags&fromBase != 0 {
 			res.fork = n.hash
 			break
 		}
-		res.branch = append(res.branch, n.hash)
+		if len(n.Parents) == 0 {
+			break
+		}
+		n = w.nodes[n.Parents[0]]
 	}
-	return res
+	return res, nil
 }
 
-// nodeQueue is a max-heap: highest generation first, then newest commit.
-type nodeQueue []*node
-
-func (q nodeQueue) Len() int { return len(q) }
-func (q nodeQueue) Less(i, j int) bool {
-	a, b := q[i], q[j]
-	if a.Gen != b.Gen {
-		return a.Gen > b.Gen
+// dateOrder sorts set as git's --date-order does: no commit before all of
+// its children in the set, otherwise newest first; ties keep the walk's
+// order. A commit that never becomes free sits on a cycle, which real
+// history cannot have: the agent crafted the objects or the commit-graph.
+func dateOrder(set []*node, nodes map[plumbing.Hash]*node) ([]*node, error) {
+	// The walk's order: first pop.
+	sortByFirstPop(set)
+	for _, n := range set {
+		n.degree = 1
 	}
-	if a.When != b.When {
-		return a.When > b.When
+	for _, n := range set {
+		for _, p := range n.Parents {
+			if pn := nodes[p]; pn != nil && pn.degree > 0 {
+				pn.degree++
+			}
+		}
 	}
-	return a.seq < b.seq
-}
-func (q nodeQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *nodeQueue) Push(x any)   { *q = append(*q, x.(*node)) }
-func (q *nodeQueue) Pop() any {
-	old := *q
-	n := old[len(old)-1]
-	old[len(old)-1] = nil
-	*q = old[:len(old)-1]
-	n.queued = false
-	return n
+	q := &orderQueue{}
+	for _, n := range set {
+		if n.degree == 1 {
+			q.put(n)
+		}
+	}
+	out := make([]*node, 0, len(set))
+	for q.Len() > 0 {
+		n := q.get()
+		for _, p := range n.Parents {
+			if pn := nodes[p]; pn != nil && pn.degree > 0 {
+				if pn.degree--; pn.degree == 1 {
+					q.put(pn)
+				}
+			}
+		}
+		n.degree = 0
+		out = append(out, n)
+	}
+	if len(out) < len(set) {
+		for _, n := range set {
+			if n.degree == 0 {
+				continue
+			}
+			for _, p := range n.Parents {
+				if pn := nodes[p]; pn != nil && pn.degree > 0 {
+					return nil, errCycle(n.hash, p)
+				}
+			}
+		}
+		return nil, errCycle(set[0].hash, set[0].hash)
+	}
+	return out, nil
 }

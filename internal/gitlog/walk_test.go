@@ -23,6 +23,13 @@ import (
 // but often repeat, so the date-ordered walk must cope with ties.
 func randomHistory(t *testing.T, seed uint64, n int) (*history, []string) {
 	t.Helper()
+	return randomHistoryDated(t, seed, n, true)
+}
+
+// randomHistoryDated is randomHistory; without ties every commit is one
+// minute newer than the one before.
+func randomHistoryDated(t *testing.T, seed uint64, n int, ties bool) (*history, []string) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	h := newHistory(t)
 	root := h.commit("root", nil, write("a.txt", "0"))
@@ -46,7 +53,11 @@ func randomHistory(t *testing.T, seed uint64, n int) (*history, []string) {
 				}
 			}
 		}
-		when = when.Add(time.Duration(rng.IntN(2)) * time.Minute)
+		step := time.Minute
+		if ties {
+			step = time.Duration(rng.IntN(2)) * time.Minute
+		}
+		when = when.Add(step)
 		c := h.commitAt(when, fmt.Sprintf("c%d lane %d", i, lane), parents, write("a.txt", fmt.Sprint(i)))
 		tips[lane] = c
 		all = append(all, c)
@@ -57,29 +68,40 @@ func randomHistory(t *testing.T, seed uint64, n int) (*history, []string) {
 	return h, all
 }
 
-// slowLog is the reference: the full ancestry of base, then the head's
-// first parents until one is in it.
+// slowLog is the reference: the full ancestry of base, then every commit
+// reachable from head outside it (as a set), and the head's first parents
+// until one is in the base's ancestry (the fork point).
 func slowLog(t *testing.T, repo *Repo, head, base plumbing.Hash) (branch []string, fork string) {
 	t.Helper()
-	seen := map[plumbing.Hash]bool{base: true}
-	for todo := []plumbing.Hash{base}; len(todo) > 0; {
-		c, err := object.GetCommit(repo.store, todo[len(todo)-1])
-		if err != nil {
-			t.Fatal(err)
+	ancestry := func(tip plumbing.Hash, stop map[plumbing.Hash]bool) map[plumbing.Hash]bool {
+		seen := map[plumbing.Hash]bool{tip: true}
+		if stop[tip] {
+			return map[plumbing.Hash]bool{}
 		}
-		todo = todo[:len(todo)-1]
-		for _, p := range c.ParentHashes {
-			if !seen[p] {
-				seen[p] = true
-				todo = append(todo, p)
+		for todo := []plumbing.Hash{tip}; len(todo) > 0; {
+			c, err := object.GetCommit(repo.store, todo[len(todo)-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			todo = todo[:len(todo)-1]
+			for _, p := range c.ParentHashes {
+				if !seen[p] && !stop[p] {
+					seen[p] = true
+					todo = append(todo, p)
+				}
 			}
 		}
+		return seen
 	}
+	inBase := ancestry(base, nil)
+	for h := range ancestry(head, inBase) {
+		branch = append(branch, h.String())
+	}
+	slices.Sort(branch)
 	for h := head; ; {
-		if seen[h] {
+		if inBase[h] {
 			return branch, h.String()
 		}
-		branch = append([]string{h.String()}, branch...)
 		c, err := object.GetCommit(repo.store, h)
 		if err != nil {
 			t.Fatal(err)
@@ -137,13 +159,76 @@ func comparePairs(t *testing.T, h *history, pairs [][2]string, graph bool) {
 		head, _ := repo.resolve(p[0])
 		base, _ := repo.resolve(p[1])
 		wantBranch, wantFork := slowLog(t, repo, head.hash, base.hash)
-		if diff := cmp.Diff(wantBranch, shas(got)); diff != "" || got.ForkPoint != wantFork {
-			t.Errorf("graph=%v head %s base %s: commits (-slow +fast):\n%s\nfork: slow %s, fast %s", graph, p[0], p[1], diff, wantFork, got.ForkPoint)
+		gotSet := slices.Sorted(slices.Values(shas(got)))
+		if diff := cmp.Diff(wantBranch, gotSet); diff != "" || got.ForkPoint != wantFork {
+			t.Errorf("graph=%v head %s base %s: commits as a set (-slow +fast):\n%s\nfork: slow %s, fast %s", graph, p[0], p[1], diff, wantFork, got.ForkPoint)
 		}
-		cli := strings.Fields(h.git("rev-list", "--reverse", "--first-parent", p[1]+".."+p[0]))
-		if diff := cmp.Diff(cli, shas(got)); len(cli)+len(got.Commits) > 0 && diff != "" {
-			t.Errorf("graph=%v head %s base %s: commits (-git +fast):\n%s", graph, p[0], p[1], diff)
+		cli := strings.Fields(h.git("rev-list", p[1]+".."+p[0]))
+		slices.Sort(cli)
+		if diff := cmp.Diff(cli, gotSet); len(cli)+len(got.Commits) > 0 && diff != "" {
+			t.Errorf("graph=%v head %s base %s: commits as a set (-git +fast):\n%s", graph, p[0], p[1], diff)
 		}
+		checkTopological(t, repo, got)
+	}
+}
+
+// checkTopological fails unless every commit of the log comes after its
+// parents that are in the log.
+func checkTopological(t *testing.T, repo *Repo, got Log) {
+	t.Helper()
+	at := map[string]int{}
+	for i, c := range got.Commits {
+		at[c.SHA] = i
+	}
+	for i, c := range got.Commits {
+		obj, err := object.GetCommit(repo.store, plumbing.NewHash(c.SHA))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range obj.ParentHashes {
+			if j, ok := at[p.String()]; ok && j >= i {
+				t.Errorf("commit %s (position %d) comes before its parent %s (position %d)", c.SHA, i, p, j)
+			}
+		}
+	}
+}
+
+// TestRepo_Log_OrderIsGitDateOrder: with distinct dates the order is
+// exactly `git rev-list --reverse --date-order base..head`, on histories
+// with criss-cross and octopus merges and the base merged in both ways.
+func TestRepo_Log_OrderIsGitDateOrder(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(6) {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			t.Parallel()
+			h, all := randomHistoryDated(t, seed, 120, false)
+			marks := h.build()
+			rng := rand.New(rand.NewPCG(seed, 13))
+			pairs := [][2]string{{"agent", "main"}, {"main", "agent"}, {"side1", "main"}, {"agent", "side2"}}
+			for range 6 {
+				pairs = append(pairs, [2]string{marks[all[rng.IntN(len(all))]], marks[all[rng.IntN(len(all))]]})
+			}
+			for _, graph := range []bool{false, true} {
+				if graph {
+					h.git("commit-graph", "write", "--reachable")
+				}
+				repo, err := Open(h.dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range pairs {
+					got, err := repo.Log(context.Background(), Options{Head: p[0], Base: p[1]})
+					if err != nil {
+						t.Fatalf("Log(%s, %s): %v", p[0], p[1], err)
+					}
+					want := strings.Fields(h.git("rev-list", "--reverse", "--date-order", p[1]+".."+p[0]))
+					if diff := cmp.Diff(want, shas(got)); len(want)+len(got.Commits) > 0 && diff != "" {
+						t.Errorf("graph=%v %s..%s (-git +ours):\n%s", graph, p[1], p[0], diff)
+					}
+				}
+				_ = repo.Close()
+			}
+		})
 	}
 }
 
