@@ -52,7 +52,7 @@ func (q *orderQueue) Less(i, j int) bool {
 	return a.ctr < b.ctr
 }
 func (q *orderQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
-func (q *orderQueue) Push(x any)   { q.items = append(q.items, x.(orderItem)) }
+func (q *orderQueue) Push(x any)    { q.items = append(q.items, x.(orderItem)) }
 func (q *orderQueue) Pop() any {
 	it := q.items[len(q.items)-1]
 	q.items = q.items[:len(q.items)-1]
