@@ -51,8 +51,19 @@ func (e *evaluator) checkScope(atts []tracked, lock ScopeLock) {
 			}
 			a.findings = append(a.findings, finding)
 		}
+		if a.commit.FilesCut {
+			// Paths past the bound were not read: none can be shown in scope.
+			a.findings = append(a.findings, ScopeFinding{File: CutPathsFinding, SHA: a.SHA, Test: a.Test, Verdict: VerdictViolation})
+			if a.Result != OutcomeFail {
+				a.Result, a.Source = OutcomeFail, SourceScope
+			}
+		}
 	}
 }
+
+// CutPathsFinding stands for the paths of an attempt that were not read
+// because it changed more than the reader's bound.
+const CutPathsFinding = "(more changed paths than the breaker reads in one commit)"
 
 // touchedPaths lists every path an attempt changed: a rename touches both
 // its old path (a file removed there) and its new one.

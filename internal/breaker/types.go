@@ -42,6 +42,10 @@ type Commit struct {
 	Time        time.Time
 	Trailers    []Trailer
 	Files       []FileChange
+	// FilesCut says Files stops at the adapter's bound on paths per commit:
+	// the commit changed more paths than were read. The scope lock counts
+	// the unread rest as out of scope.
+	FilesCut bool
 }
 
 // TestStatus is a test's status in one run's results.

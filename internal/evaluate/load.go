@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -123,8 +124,8 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	head := runPush(lg.HeadSHA, run, rep, names)
 	in.Pushes, in.Ledger = ledgerPushes(opts.Ledger, names)
 	in.Pushes = append(in.Pushes, head)
-	if lg.Note != "" {
-		in.Observation.Notes = append([]string{lg.Note}, in.Observation.Notes...)
+	if len(lg.Notes) > 0 {
+		in.Observation.Notes = append(slices.Clone(lg.Notes), in.Observation.Notes...)
 	}
 	if in.Scope, err = loadScope(ws, opts.Graph); err != nil {
 		return Snapshot{}, err

@@ -1,6 +1,7 @@
 package gitlog
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -91,7 +92,7 @@ func TestRepo_Log_rootCommitFiles(t *testing.T) {
 	if diff := cmp.Diff(want, got.Commits[0].Files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
-	if got.Commits[0].Parent != "" || got.ForkPoint != "" || got.Note != noBaseNote {
-		t.Errorf("Parent, ForkPoint, Note = %q, %q, %q; want empty, empty, the no-base note", got.Commits[0].Parent, got.ForkPoint, got.Note)
+	if got.Commits[0].Parent != "" || got.ForkPoint != "" || !slices.Equal(got.Notes, []string{noBaseNote}) {
+		t.Errorf("Parent, ForkPoint, Notes = %q, %q, %q; want empty, empty, the no-base note", got.Commits[0].Parent, got.ForkPoint, got.Notes)
 	}
 }

@@ -169,7 +169,7 @@ func TestRepo_Log_CommitGraphCycleIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := packfile.OpenGraph(path)
+	g, err := packfile.OpenGraph(filepath.Dir(path))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,8 @@ import (
 // from go-git.
 type objectStore struct {
 	storage.Storer
-	fast *packfile.Set
+	fast   *packfile.Set
+	closer io.Closer // go-git's storage
 	mu   sync.Mutex // go-git's object storage is not safe for concurrent reads
 }
 

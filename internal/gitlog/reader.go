@@ -12,6 +12,7 @@ import (
 // readResult is one commit read by a reader.
 type readResult struct {
 	commit breaker.Commit
+	notes  []string
 	err    error
 }
 
@@ -46,9 +47,9 @@ func (rd *reader) work() {
 		if rd.ctx.Err() != nil {
 			continue // stopped: drain the queue without reading
 		}
-		c, err := rd.repo.commit(rd.ctx, h, rd.opts)
+		c, notes, err := rd.repo.commit(rd.ctx, h, rd.opts)
 		rd.mu.Lock()
-		rd.results[h] = readResult{commit: c, err: err}
+		rd.results[h] = readResult{commit: c, notes: notes, err: err}
 		rd.mu.Unlock()
 	}
 }

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
-	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -23,63 +20,49 @@ import (
 
 // Repo is an open git repository. Close releases its files.
 type Repo struct {
-	git   *git.Repository
-	store storage.Storer
-	dot   billy.Filesystem // the .git directory; nil for non-filesystem storage
+	git    *git.Repository
+	store  storage.Storer
+	layout layout
+	ext    map[string]string // the repository extensions in use, lower-cased
 }
 
 // Open opens the git repository containing dir, looking upwards for the
-// .git directory as git does.
+// .git directory as git does. Linked worktrees, submodules (a .git file),
+// bare repositories, alternates and sparse checkouts (worktreeConfig) are
+// read; a SHA-256 or reftable repository is refused with the cause named.
 func Open(dir string) (*Repo, error) {
-	found, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	l, err := findLayout(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open git repository at %s: %w", dir, err)
 	}
-	fsys, ok := found.Storer.(interface{ Filesystem() billy.Filesystem })
-	if !ok {
-		return &Repo{git: found, store: found.Storer}, nil
+	ext, err := checkFormat(l)
+	if err != nil {
+		return nil, fmt.Errorf("open git repository at %s: %w", dir, err)
 	}
-	// Reopen the same .git directory keeping the packfiles open (go-git
-	// otherwise opens a packfile for every object it reads), and serve
-	// object reads from the mapped packs.
-	dot := fsys.Filesystem()
-	st := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(),
-		filesystem.Options{KeepDescriptors: true, ExclusiveAccess: true})
-	r := &Repo{store: st, dot: dot}
-	if fast, err := packfile.Open(objectsDir(dot)); err == nil {
-		r.store = &objectStore{Storer: st, fast: fast}
-		runtime.AddCleanup(r, func(s *packfile.Set) { _ = s.Close() }, fast)
+	// Keep the packfiles open (go-git otherwise opens a packfile for every
+	// object it reads), and serve object reads from the mapped packs.
+	st := filesystem.NewStorageWithOptions(l.filesystem(), cache.NewObjectLRUDefault(),
+		filesystem.Options{KeepDescriptors: true, ExclusiveAccess: true, AlternatesFS: osfs.New("/")})
+	r := &Repo{store: vettedConfig{st}, layout: l, ext: ext}
+	fast, err := packfile.Open(l.objects())
+	if err != nil {
+		_ = st.Close()
+		return nil, fmt.Errorf("open git repository at %s: %w", dir, err)
 	}
+	r.store = &objectStore{Storer: r.store, fast: fast, closer: st}
+	runtime.AddCleanup(r, func(s *packfile.Set) { _ = s.Close() }, fast)
 	if r.git, err = git.Open(r.store, nil); err != nil {
+		_ = r.Close()
 		return nil, fmt.Errorf("open git repository at %s: %w", dir, err)
 	}
 	return r, nil
 }
 
-// objectsDir is the objects directory of a .git directory, following the
-// commondir file of a linked worktree.
-func objectsDir(dot billy.Filesystem) string {
-	root := dot.Root()
-	if b, err := os.ReadFile(filepath.Join(root, "commondir")); err == nil {
-		common := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(root, common)
-		}
-		return filepath.Join(common, "objects")
-	}
-	return filepath.Join(root, "objects")
-}
-
 // Close releases the files the repository holds open. A Repo is not
 // usable after Close.
 func (r *Repo) Close() error {
-	var errs []error
-	if o, ok := r.store.(*objectStore); ok {
-		errs = append(errs, o.fast.Close(), o.Storer.(io.Closer).Close())
-	} else if c, ok := r.store.(io.Closer); ok {
-		errs = append(errs, c.Close())
-	}
-	return errors.Join(errs...)
+	o := r.store.(*objectStore)
+	return errors.Join(o.fast.Close(), o.closer.Close())
 }
 
 // Options say which branch Log reads and how it reads each commit.
@@ -111,7 +94,7 @@ type Log struct {
 	Branch    string // short branch name of Head when it names a branch, else ""
 	BaseRef   string // the ref (or revision) used as the base; "" when none
 	BaseSHA   string // the commit the base resolved to; "" when none
-	Note      string // what the reader should know, e.g. that no base was found
+	Notes     []string // what the reader should know, e.g. that no base was found
 }
 
 // noBaseNote explains a Log read without a base.
@@ -135,7 +118,7 @@ func (r *Repo) Log(ctx context.Context, opts Options) (Log, error) {
 	}
 	defer src.close()
 	if base.hash.IsZero() {
-		out.Note = noBaseNote
+		out.Notes = append(out.Notes, noBaseNote)
 	} else {
 		out.BaseRef, out.BaseSHA = base.name, base.hash.String()
 	}
@@ -151,7 +134,9 @@ func (r *Repo) Log(ctx context.Context, opts Options) (Log, error) {
 	if !res.fork.IsZero() {
 		out.ForkPoint = res.fork.String()
 	}
-	out.Commits, err = r.commits(ctx, res.branch, opts, early)
+	var notes []string
+	out.Commits, notes, err = r.commits(ctx, res.branch, opts, early)
+	out.Notes = append(out.Notes, notes...)
 	return out, err
 }
 
@@ -181,15 +166,10 @@ func (r *Repo) base(rev string) (namedRevision, error) {
 // walkSource opens the commit-graph when there is one and reads the
 // shallow boundary.
 func (r *Repo) walkSource() (*source, map[plumbing.Hash]bool, error) {
-	src := &source{objects: r.store}
-	if o, ok := r.store.(*objectStore); ok {
-		src.fast = o.fast
-	}
-	if r.dot != nil {
-		// A chain or another version is not read: the walk goes by date.
-		if g, err := packfile.OpenGraph(filepath.Join(objectsDir(r.dot), "info", "commit-graph")); err == nil {
-			src.graph = g
-		}
+	src := &source{objects: r.store, fast: r.store.(*objectStore).fast}
+	// A commit-graph of another version or hash is not read: the walk goes by date.
+	if g, err := packfile.OpenGraph(filepath.Join(r.layout.objects(), "info")); err == nil {
+		src.graph = g
 	}
 	list, err := r.store.Shallow()
 	if err != nil {

@@ -130,8 +130,8 @@ func TestRepo_Log_defaultBase(t *testing.T) {
 				h.git("symbolic-ref", "refs/remotes/origin/HEAD", tt.symbolic)
 			}
 			got := readLog(t, h.dir, Options{})
-			if got.BaseRef != tt.want || got.Branch != "agent" || got.Note != "" {
-				t.Errorf("BaseRef, Branch, Note = %q, %q, %q; want %q, agent, no note", got.BaseRef, got.Branch, got.Note, tt.want)
+			if got.BaseRef != tt.want || got.Branch != "agent" || len(got.Notes) != 0 {
+				t.Errorf("BaseRef, Branch, Notes = %q, %q, %q; want %q, agent, no note", got.BaseRef, got.Branch, got.Notes, tt.want)
 			}
 			if diff := cmp.Diff([]string{"A1"}, subjects(got)); diff != "" {
 				t.Errorf("commits (-want +got):\n%s", diff)

@@ -97,6 +97,19 @@ type treeDiff struct {
 	repo    *Repo
 	blobs   *object.Tree // reads blobs for rename detection
 	changes object.Changes
+	limit   int // changes kept at most; one more ends the diff with errPathLimit
+}
+
+// errPathLimit ends a diff that reached treeDiff.limit.
+var errPathLimit = errors.New("path limit reached")
+
+// record adds one change, or reports that the limit is reached.
+func (d *treeDiff) record(ch *object.Change) error {
+	if len(d.changes) >= d.limit {
+		return errPathLimit
+	}
+	d.changes = append(d.changes, ch)
+	return nil
 }
 
 // diff compares the entries of two trees whose paths start with prefix.
@@ -146,8 +159,7 @@ func (d *treeDiff) both(prefix string, o, e treeEntry) error {
 		}
 		return d.diff(prefix+string(e.name)+"/", a, b)
 	default:
-		d.changes = append(d.changes, &object.Change{From: d.entry(prefix, o), To: d.entry(prefix, e)})
-		return nil
+		return d.record(&object.Change{From: d.entry(prefix, o), To: d.entry(prefix, e)})
 	}
 }
 
@@ -156,11 +168,9 @@ func (d *treeDiff) both(prefix string, o, e treeEntry) error {
 func (d *treeDiff) side(prefix string, e treeEntry, added bool) error {
 	if !e.isDir() {
 		if added {
-			d.changes = append(d.changes, &object.Change{To: d.entry(prefix, e)})
-		} else {
-			d.changes = append(d.changes, &object.Change{From: d.entry(prefix, e)})
+			return d.record(&object.Change{To: d.entry(prefix, e)})
 		}
-		return nil
+		return d.record(&object.Change{From: d.entry(prefix, e)})
 	}
 	children, err := d.tree(e.hash)
 	if err != nil {

@@ -242,7 +242,7 @@ func TestGraphFile_matchesObjects(t *testing.T) {
 	}
 	marks := h.build()
 	h.git("commit-graph", "write", "--reachable")
-	g, err := packfile.OpenGraph(filepath.Join(h.dir, ".git", "objects", "info", "commit-graph"))
+	g, err := packfile.OpenGraph(filepath.Join(h.dir, ".git", "objects", "info"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,21 +97,22 @@ func FuzzCommitGraph(f *testing.F) {
 	}
 	f.Add([]byte("CGPH\x01\x01\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := parseGraph(data)
+		l, err := parseGraph(data, 0)
 		if err != nil {
 			return
 		}
+		g := &Graph{layers: []*graphLayer{l}}
 		names := map[plumbing.Hash]bool{}
 		var probe []plumbing.Hash
-		for i := 0; i < g.count && i < 64 && g.names+i*20+20 <= len(data); i++ {
+		for i := 0; i < l.count && i < 64 && l.names+i*20+20 <= len(data); i++ {
 			var h plumbing.Hash
-			copy(h[:], data[g.names+i*20:])
+			copy(h[:], data[l.names+i*20:])
 			names[h] = true
 			probe = append(probe, h)
 		}
 		for _, h := range append(probe, plumbing.Hash{}) {
 			hd, ok := g.Header(h)
-			if !ok || g.count > 64 {
+			if !ok || l.count > 64 {
 				continue
 			}
 			for _, p := range hd.Parents {

@@ -3,6 +3,9 @@ package packfile
 import (
 	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -23,48 +26,101 @@ const (
 	graphOctopus  = 0x80000000
 )
 
-// Graph is a commit-graph file (objects/info/commit-graph) mapped and read
-// in place. go-git's reader issues several reads and allocations per commit;
-// this one costs a search over mapped memory and a row decode.
+// Graph is a repository's commit-graph: one file (objects/info/commit-graph)
+// or a split chain of layers (objects/info/commit-graphs), mapped and read
+// in place. go-git's reader issues several reads and allocations per
+// commit; this one costs a search over mapped memory and a row decode.
 type Graph struct {
+	layers []*graphLayer // base layer first
+}
+
+// graphLayer is one commit-graph file. Parent positions count across the
+// layers: below base they are in a lower layer.
+type graphLayer struct {
 	release                    func() error
 	data                       []byte
+	base                       int // commits in the layers below
 	count                      int
 	fanout, names, rows, edges int
 }
 
-// OpenGraph maps the commit-graph file at path. A file this reader does not
-// read (another version or hash, part of a split chain) is an error: the
-// caller then walks by commit date.
-func OpenGraph(path string) (*Graph, error) {
+// maxGraphLayers bounds a split chain; git merges layers long before this.
+const maxGraphLayers = 64
+
+// OpenGraph maps the commit-graph of an objects/info directory: the single
+// file when there is one, else the split chain, as git reads them. A graph
+// this reader does not read (another version or hash, a chain whose layers
+// do not fit together) is an error: the caller then walks by commit date.
+func OpenGraph(info string) (*Graph, error) {
+	g := &Graph{}
+	if l, err := openLayer(filepath.Join(info, "commit-graph"), 0, 0); err == nil {
+		g.layers = append(g.layers, l)
+		return g, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	dir := filepath.Join(info, "commit-graphs")
+	raw, err := os.ReadFile(filepath.Join(dir, "commit-graph-chain"))
+	if err != nil {
+		return nil, err
+	}
+	names := strings.Fields(string(raw))
+	if len(names) == 0 || len(names) > maxGraphLayers {
+		return nil, errGraphFormat
+	}
+	base := 0
+	for i, name := range names {
+		if len(name) != 40 || strings.Trim(name, "0123456789abcdef") != "" {
+			_ = g.Close()
+			return nil, errGraphFormat
+		}
+		l, err := openLayer(filepath.Join(dir, "graph-"+name+".graph"), i, base)
+		if err != nil {
+			_ = g.Close()
+			return nil, err
+		}
+		g.layers = append(g.layers, l)
+		base += l.count
+	}
+	return g, nil
+}
+
+// openLayer maps one commit-graph file that sits on bases layers holding
+// base commits.
+func openLayer(path string, bases, base int) (*graphLayer, error) {
 	data, release, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	g, err := parseGraph(data)
+	l, err := parseGraph(data, bases)
 	if err != nil {
 		_ = release()
 		return nil, err
 	}
-	g.release = release
-	return g, nil
+	l.release, l.base = release, base
+	return l, nil
 }
 
-// Close unmaps the file. The Graph must not be used afterwards.
+// Close unmaps the files. The Graph must not be used afterwards.
 func (g *Graph) Close() error {
-	if g.release == nil {
-		return nil
+	var errs []error
+	for _, l := range g.layers {
+		if l.release != nil {
+			errs = append(errs, l.release())
+		}
+		l.release, l.data = nil, nil
 	}
-	err := g.release()
-	g.release, g.data = nil, nil
-	return err
+	g.layers = nil
+	return errors.Join(errs...)
 }
 
-func parseGraph(data []byte) (*Graph, error) {
-	if len(data) < 8 || string(data[:4]) != "CGPH" || data[4] != 1 || data[5] != 1 || data[7] != 0 {
-		return nil, errGraphFormat // not version 1, not SHA-1, or part of a chain
+// parseGraph reads the header and chunk table of a commit-graph file that
+// sits on bases layers.
+func parseGraph(data []byte, bases int) (*graphLayer, error) {
+	if len(data) < 8 || string(data[:4]) != "CGPH" || data[4] != 1 || data[5] != 1 || int(data[7]) != bases {
+		return nil, errGraphFormat // not version 1, not SHA-1, or not where it says it sits in a chain
 	}
-	g := &Graph{data: data, edges: -1}
+	g := &graphLayer{data: data, edges: -1}
 	chunks := int(data[6])
 	if len(data) < 8+(chunks+1)*12 {
 		return nil, errGraphFormat
@@ -98,36 +154,46 @@ func parseGraph(data []byte) (*Graph, error) {
 
 // Header returns the walk's view of commit h, if the graph holds it.
 func (g *Graph) Header(h plumbing.Hash) (Header, bool) {
-	i, ok := searchNames(g.data, g.fanout, g.names, g.count, h)
-	if !ok {
-		return Header{}, false
+	for i := len(g.layers) - 1; i >= 0; i-- {
+		l := g.layers[i]
+		if at, ok := searchNames(l.data, l.fanout, l.names, l.count, h); ok {
+			return g.row(l, at)
+		}
 	}
-	row := g.data[g.rows+i*36 : g.rows+i*36+36]
+	return Header{}, false
+}
+
+// row decodes the row at position at of layer l.
+func (g *Graph) row(l *graphLayer, at int) (Header, bool) {
+	row := l.data[l.rows+at*36 : l.rows+at*36+36]
 	hd := Header{Gen: uint64(binary.BigEndian.Uint32(row[28:]) >> 2)}
 	hd.When = int64(binary.BigEndian.Uint32(row[28:])&3)<<32 | int64(binary.BigEndian.Uint32(row[32:]))
 	if hd.Gen == 0 {
 		hd.Gen = GenUnknown
 	}
 	p1, p2 := binary.BigEndian.Uint32(row[20:]), binary.BigEndian.Uint32(row[24:])
+	ok := true
 	if p1 != graphNoParent {
-		if !g.add(&hd, p1) {
-			return Header{}, false
-		}
+		ok = g.add(&hd, p1)
 	}
 	switch {
+	case !ok:
 	case p2 == graphNoParent:
 	case p2&graphOctopus == 0:
 		ok = g.add(&hd, p2)
 	default:
-		ok = g.octopus(&hd, int(p2&^graphOctopus))
+		ok = g.octopus(l, &hd, int(p2&^graphOctopus))
 	}
-	return hd, ok
+	if !ok {
+		return Header{}, false
+	}
+	return hd, true
 }
 
-// octopus adds the parents listed in the extra-edges chunk from entry i.
-func (g *Graph) octopus(hd *Header, i int) bool {
-	for ; g.edges >= 0 && g.edges+i*4+4 <= len(g.data); i++ {
-		e := binary.BigEndian.Uint32(g.data[g.edges+i*4:])
+// octopus adds the parents listed in layer l's extra-edges chunk from entry i.
+func (g *Graph) octopus(l *graphLayer, hd *Header, i int) bool {
+	for ; l.edges >= 0 && l.edges+i*4+4 <= len(l.data); i++ {
+		e := binary.BigEndian.Uint32(l.data[l.edges+i*4:])
 		if !g.add(hd, e&^graphOctopus) {
 			return false
 		}
@@ -138,13 +204,18 @@ func (g *Graph) octopus(hd *Header, i int) bool {
 	return false
 }
 
-// add appends the commit at position i as a parent.
+// add appends the commit at global position i as a parent.
 func (g *Graph) add(hd *Header, i uint32) bool {
-	if int(i) >= g.count {
-		return false
+	for _, l := range g.layers {
+		if int(i) < l.base+l.count {
+			if int(i) < l.base {
+				return false
+			}
+			var p plumbing.Hash
+			copy(p[:], l.data[l.names+(int(i)-l.base)*20:])
+			hd.Parents = append(hd.Parents, p)
+			return true
+		}
 	}
-	var p plumbing.Hash
-	copy(p[:], g.data[g.names+int(i)*20:])
-	hd.Parents = append(hd.Parents, p)
-	return true
+	return false
 }
