@@ -18,8 +18,8 @@ import (
 type objectStore struct {
 	storage.Storer
 	fast   *packfile.Set
-	closer io.Closer // go-git's storage
-	mu   sync.Mutex // go-git's object storage is not safe for concurrent reads
+	closer io.Closer  // go-git's storage
+	mu     sync.Mutex // go-git's object storage is not safe for concurrent reads
 }
 
 // EncodedObject returns object h if it has type t (or t is AnyObject).

@@ -91,9 +91,9 @@ type Log struct {
 	// "" when no base exists or the histories are unrelated.
 	ForkPoint string
 	HeadSHA   string
-	Branch    string // short branch name of Head when it names a branch, else ""
-	BaseRef   string // the ref (or revision) used as the base; "" when none
-	BaseSHA   string // the commit the base resolved to; "" when none
+	Branch    string   // short branch name of Head when it names a branch, else ""
+	BaseRef   string   // the ref (or revision) used as the base; "" when none
+	BaseSHA   string   // the commit the base resolved to; "" when none
 	Notes     []string // what the reader should know, e.g. that no base was found
 }
 
