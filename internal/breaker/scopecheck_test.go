@@ -133,3 +133,25 @@ func TestEvaluate_ScopeRenameChecksBothPaths(t *testing.T) {
 		t.Errorf("Violations = %v, want none for a rename inside scope", got)
 	}
 }
+
+// A commit whose changed paths were cut at the reader's bound cannot show
+// that the rest are in scope: the attempt is a violation even though every
+// path read is in scope and its test passed.
+func TestEvaluate_ScopeCutPathsAreAViolation(t *testing.T) {
+	t.Parallel()
+	c := chain(attempt("TestA"))
+	c[0].Files = []FileChange{{Path: "internal/x/a.go", Change: ChangeAdded}}
+	c[0].FilesCut = true
+	in := input(c, observe(sha(1), "TestA=pass"))
+	in.Scope = fakeScope{prefix: "internal/"}
+	got := Evaluate(in).Violations
+	if len(got) != 1 || got[0].File != CutPathsFinding {
+		t.Errorf("Violations = %v, want one for the unread paths", got)
+	}
+	c[0].FilesCut = false
+	in = input(c, observe(sha(1), "TestA=pass"))
+	in.Scope = fakeScope{prefix: "internal/"}
+	if got := Evaluate(in).Violations; len(got) != 0 {
+		t.Errorf("Violations = %v, want none when every path was read", got)
+	}
+}

@@ -168,10 +168,21 @@ func checkFormat(l layout) (map[string]string, error) {
 	for _, o := range cfg.Section("extensions").Options {
 		ext[strings.ToLower(o.Key)] = strings.ToLower(strings.TrimSpace(o.Value))
 	}
+	// git writes extensions.partialClone only in format 0 repositories;
+	// otherwise a promisor remote says the clone is partial.
+	for _, sub := range cfg.Section("remote").Subsections {
+		if strings.EqualFold(sub.Option("promisor"), "true") && ext["partialclone"] == "" {
+			ext["partialclone"] = sub.Name
+		}
+	}
 	for name, value := range ext {
 		switch {
 		case name == "objectformat" && value != "sha1":
-			return nil, fmt.Errorf("%w: %s is a %s repository (extensions.objectFormat = %s); the breaker reads SHA-1 repositories only (git's default): check out without --object-format", ErrUnsupportedFormat, l.commonDir, strings.ToUpper(value), value)
+			display := value
+			if value == "sha256" {
+				display = "SHA-256"
+			}
+			return nil, fmt.Errorf("%w: %s is a %s repository (extensions.objectFormat = %s); the breaker reads SHA-1 repositories only (git's default): check out without --object-format", ErrUnsupportedFormat, l.commonDir, display, value)
 		case name == "refstorage" && value != "files":
 			return nil, fmt.Errorf("%w: %s stores its refs in %s (extensions.refStorage = %s); the breaker reads the files ref backend only (git's default): clone without --ref-format", ErrUnsupportedFormat, l.commonDir, value, value)
 		case name == "objectformat", name == "refstorage", knownExtensions[name]:

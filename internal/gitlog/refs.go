@@ -2,6 +2,7 @@ package gitlog
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -13,6 +14,7 @@ import (
 // per slice), peeled to commit SHAs and keyed by slice id. A tag whose slice
 // part is not a valid slice id is not the breaker's and is skipped.
 func (r *Repo) Refs(p breaker.Policy) (breaker.Refs, error) {
+	defer runtime.KeepAlive(r) // the packs stay mapped while tags are peeled
 	out := breaker.Refs{Checkpoints: map[string]string{}, Resets: map[string]string{}}
 	iter, err := r.store.IterReferences()
 	if err != nil {

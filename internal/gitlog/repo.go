@@ -103,6 +103,9 @@ const noBaseNote = "no base branch found (tried refs/remotes/origin/HEAD, origin
 // Log reads the commits of opts.Head that are not reachable from
 // opts.Base (git's base..head).
 func (r *Repo) Log(ctx context.Context, opts Options) (Log, error) {
+	// The packs stay mapped while r is reachable (Open's cleanup unmaps
+	// them); the walk and the readers use them through other pointers.
+	defer runtime.KeepAlive(r)
 	head, err := r.resolve(opts.Head)
 	if err != nil {
 		return Log{}, err

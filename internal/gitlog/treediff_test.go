@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os/exec"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -160,5 +162,68 @@ func TestRepo_Log_RenameLimit(t *testing.T) {
 		case n <= renameLimit && renamed != n:
 			t.Errorf("%d files moved: %d renames; want %d", n, renamed, n)
 		}
+		if noted := len(log.Notes) == 1 && strings.Contains(log.Notes[0], "rename limit"); noted != (n > renameLimit) {
+			t.Errorf("%d files moved: notes %q; want the rename limit named only above it", n, log.Notes)
+		}
+	}
+}
+
+// pathBomb commits, on top of main, a tree of 2+levels objects that names
+// 10^levels paths: one blob, and each level ten entries of the level below.
+func pathBomb(t testing.TB, h *history, levels int) string {
+	t.Helper()
+	cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+	cmd.Dir, cmd.Stdin = h.dir, strings.NewReader("x\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry, mode, kind := strings.TrimSpace(string(out)), "100644", "blob"
+	for range levels {
+		var b strings.Builder
+		for i := range 10 {
+			fmt.Fprintf(&b, "%s %s %s\tn%d\n", mode, kind, entry, i)
+		}
+		cmd := exec.Command("git", "mktree")
+		cmd.Dir, cmd.Stdin = h.dir, strings.NewReader(b.String())
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry, mode, kind = strings.TrimSpace(string(out)), "040000", "tree"
+	}
+	return h.git("commit-tree", entry, "-p", "main", "-m", "bomb\n\nGreenlight-Slice: S-1\nGreenlight-Test: TestX")
+}
+
+// A pushed tree of 8 objects naming 10^6 paths is read up to maxPaths:
+// the commit's Files are cut, a note says so, and the memory spent stays
+// far below what a million paths would take.
+func TestRepo_Log_PathBombIsBounded(t *testing.T) {
+	t.Parallel()
+	h := newHistory(t)
+	h.ref("refs/heads/main", h.commit("c0", nil, write("a.txt", "a")))
+	h.build()
+	h.git("update-ref", "refs/heads/agent", pathBomb(t, h, 6))
+	repo, err := Open(h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	log, err := repo.Log(context.Background(), Options{Head: "agent", Base: "main", NeedsFiles: func([]breaker.Trailer) bool { return true }})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := log.Commits[0]
+	if !c.FilesCut || len(c.Files) != maxPaths {
+		t.Errorf("files = %d, cut %v; want %d and cut", len(c.Files), c.FilesCut, maxPaths)
+	}
+	if len(log.Notes) != 1 || !strings.Contains(log.Notes[0], "more than 20000 paths") {
+		t.Errorf("notes = %q, want the bound named", log.Notes)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 200<<20 {
+		t.Errorf("reading the bomb allocated %d MB, want under 200 MB", alloc>>20)
 	}
 }
