@@ -182,6 +182,9 @@ func withinRenameLimit(changes object.Changes) bool {
 // diffTrees lists the file changes from tree a to tree b (zero: empty),
 // at most limit of them; cut says there were more.
 func (r *Repo) diffTrees(a, b plumbing.Hash, limit int) (changes object.Changes, cut bool, err error) {
+	if a == b {
+		return nil, false, nil // an empty commit, or a merge taking its first parent's tree
+	}
 	empty := &plumbing.MemoryObject{}
 	empty.SetType(plumbing.TreeObject)
 	blobs, err := object.DecodeTree(r.store, empty)
