@@ -260,8 +260,13 @@ func (s *Set) CommitHeader(h plumbing.Hash, scratch *[]byte) (hd Header, ok bool
 		if err != nil || typ != byte(plumbing.CommitObject) {
 			return Header{}, false, err
 		}
-		raw, err := p.inflatePrefix(at, size, []byte("\n\n"), scratch)
-		if err != nil {
+		raw, ok := []byte(nil), false
+		if size > 0 && size <= int64(len(p.data)-int(at))*1100 {
+			raw, ok = inflateHead(p.data[at:], int(size), '\n', (*scratch)[:0])
+		}
+		if ok {
+			*scratch = raw
+		} else if raw, err = p.inflatePrefix(at, size, []byte("\n\n"), scratch); err != nil {
 			return Header{}, false, err
 		}
 		hd, err = ParseHeader(raw)
