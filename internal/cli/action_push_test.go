@@ -166,13 +166,7 @@ func TestAction_MergeTrickKeepsTheBreakerOpen(t *testing.T) {
 	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
 		t.Fatalf("spiral: exit = %d, want %d\nstdout:\n%s", res.code, ExitTripped, res.stdout)
 	}
-	h.repo.git("checkout", "-q", "main")
-	h.repo.commit("main moves on", map[string]string{"README.md": "shop v2\n"})
-	h.repo.git("checkout", "-q", "--detach", "main")
-	h.repo.git("merge", "-q", "--no-ff", "-m", "Merge the branch into main", "agent/S-3")
-	h.repo.git("branch", "-f", "agent/S-3", "HEAD")
-	h.repo.git("checkout", "-q", "agent/S-3")
-	merge := h.repo.git("rev-parse", "HEAD")
+	merge := h.repo.mergeTrick("agent/S-3")
 	h.failing(testDup)
 	h.openPR(merge)
 	res := h.run("push", pushEvent(t, "agent/S-3", merge))

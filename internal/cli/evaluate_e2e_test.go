@@ -231,12 +231,7 @@ func TestEvaluate_MergeTrickKeepsTheAttempts(t *testing.T) {
 	r.attempt("S-1", testDup, "check before insert")
 	r.attempt("S-1", testDup, "check in repository")
 	old := r.attempt("S-1", testDup, "map errors in router")
-	r.git("checkout", "-q", "main")
-	r.commit("main moves on", map[string]string{"README.md": "shop v2\n"})
-	r.git("checkout", "-q", "--detach", "main")
-	r.git("merge", "-q", "--no-ff", "-m", "Merge the branch into main", "agent/S-1")
-	r.git("branch", "-f", "agent/S-1", "HEAD")
-	r.git("checkout", "-q", "agent/S-1")
+	r.mergeTrick("agent/S-1")
 	if got := r.git("merge-base", "--is-ancestor", old, "HEAD"); got != "" {
 		t.Fatalf("the old head is not an ancestor of the merge: %s", got)
 	}

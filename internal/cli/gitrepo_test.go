@@ -74,6 +74,21 @@ func (r *testRepo) attempt(slice, test, strategy string, extra ...string) string
 	return r.commit(msg, map[string]string{file: "package users\n"})
 }
 
+// mergeTrick moves main on, merges branch into it (first parent main,
+// second parent the branch's head) and points branch at the merge, checked
+// out: a fast-forward push that puts the old attempts behind a second
+// parent. It returns the merge.
+func (r *testRepo) mergeTrick(branch string) string {
+	r.t.Helper()
+	r.git("checkout", "-q", "main")
+	r.commit("main moves on", map[string]string{"README.md": "shop v2\n"})
+	r.git("checkout", "-q", "--detach", "main")
+	r.git("merge", "-q", "--no-ff", "-m", "Merge the branch into main", branch)
+	r.git("branch", "-f", branch, "HEAD")
+	r.git("checkout", "-q", branch)
+	return r.git("rev-parse", "HEAD")
+}
+
 // results writes a JUnit XML result file (untracked) with the given statuses.
 func (r *testRepo) results(name string, statuses map[string]string) {
 	r.t.Helper()

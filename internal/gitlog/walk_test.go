@@ -121,6 +121,16 @@ func shas(l Log) []string {
 	return out
 }
 
+// headBasePairs are the (head, base) pairs a random history is read with:
+// the lanes against each other both ways, and six random commit pairs.
+func headBasePairs(marks map[string]string, all []string, rng *rand.Rand) [][2]string {
+	pairs := [][2]string{{"agent", "main"}, {"main", "agent"}, {"side1", "main"}, {"agent", "side2"}}
+	for range 6 {
+		pairs = append(pairs, [2]string{marks[all[rng.IntN(len(all))]], marks[all[rng.IntN(len(all))]]})
+	}
+	return pairs
+}
+
 // TestWalker_matchesSlowPath compares the fast walk with the reference and
 // with `git rev-list --first-parent`, without and then with a commit-graph.
 func TestWalker_matchesSlowPath(t *testing.T) {
@@ -130,11 +140,7 @@ func TestWalker_matchesSlowPath(t *testing.T) {
 			t.Parallel()
 			h, all := randomHistory(t, seed, 120)
 			marks := h.build()
-			rng := rand.New(rand.NewPCG(seed, 11))
-			pairs := [][2]string{{"agent", "main"}, {"main", "agent"}, {"side1", "main"}, {"agent", "side2"}}
-			for range 6 {
-				pairs = append(pairs, [2]string{marks[all[rng.IntN(len(all))]], marks[all[rng.IntN(len(all))]]})
-			}
+			pairs := headBasePairs(marks, all, rand.New(rand.NewPCG(seed, 11)))
 			for _, graph := range []bool{false, true} {
 				if graph {
 					h.git("commit-graph", "write", "--reachable")
@@ -203,11 +209,7 @@ func TestRepo_Log_OrderIsGitDateOrder(t *testing.T) {
 			t.Parallel()
 			h, all := randomHistoryDated(t, seed, 120, false)
 			marks := h.build()
-			rng := rand.New(rand.NewPCG(seed, 13))
-			pairs := [][2]string{{"agent", "main"}, {"main", "agent"}, {"side1", "main"}, {"agent", "side2"}}
-			for range 6 {
-				pairs = append(pairs, [2]string{marks[all[rng.IntN(len(all))]], marks[all[rng.IntN(len(all))]]})
-			}
+			pairs := headBasePairs(marks, all, rand.New(rand.NewPCG(seed, 13)))
 			for _, graph := range []bool{false, true} {
 				if graph {
 					h.git("commit-graph", "write", "--reachable")
