@@ -346,3 +346,24 @@ func openAndLog(dir string) (Log, error) {
 	}
 	return repo.Log(context.Background(), Options{Head: "agent", Base: "main", NeedsFiles: everyCommit})
 }
+
+// The merge trick at the level of the reader: the head is a merge whose
+// first parent is main's tip and whose second is the old agent head. git
+// lists the old attempts in main..head, and so does Log, in git's order.
+func TestRepo_Log_MergeTrickMatchesGit(t *testing.T) {
+	t.Parallel()
+	h := newHistory(t)
+	c0 := h.commit("c0", nil, write("a.txt", "a"))
+	a1 := h.commit("a1", []string{c0}, write("b.txt", "1"))
+	a2 := h.commit("a2", []string{a1}, write("b.txt", "2"))
+	c1 := h.commit("c1", []string{c0}, write("a.txt", "b"))
+	trick := h.commit("merge", []string{c1, a2})
+	h.ref("refs/heads/main", c1)
+	h.ref("refs/heads/agent", trick)
+	marks := h.build()
+	got := checkAgainstGit(t, h.dir, "agent", "main")
+	want := []string{marks[a1], marks[a2], marks[trick]}
+	if diff := cmp.Diff(want, shas(got)); diff != "" || got.ForkPoint != marks[c1] {
+		t.Errorf("commits (-want +got):\n%s\nfork point %s, want main's tip %s", diff, got.ForkPoint, marks[c1])
+	}
+}
