@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
@@ -52,6 +54,10 @@ Flags:
 
 The json format is the stable interface "greenlight-breaker/v1" (see README).
 
+Environment:
+  SOURCE_DATE_EPOCH       seconds since 1970: the time this run's observation
+                          is recorded at (default: now), for reproducible output
+
 ` + exitCodesHelp
 
 func runEvaluate(ctx context.Context, env *Env, args []string) int {
@@ -92,6 +98,14 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	if err := checkNames(opts.Slice, trailerPrefix, tagPrefix); err != nil {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: %v\n", err)
 		return ExitUsage
+	}
+	if v := env.Getenv("SOURCE_DATE_EPOCH"); v != "" {
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || secs < 0 || secs > 253402300799 {
+			fmt.Fprintf(env.Stderr, "breaker evaluate: SOURCE_DATE_EPOCH=%q: want whole seconds since 1970 (e.g. $(git log -1 --format=%%ct)), or unset it\n", report.SafeLine(v))
+			return ExitUsage
+		}
+		opts.Run.ObservedAt = time.Unix(secs, 0).UTC()
 	}
 	opts.Results = results
 	opts.NamedResultsAnywhere = true // the user's own files, named on the command line
