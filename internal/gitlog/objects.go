@@ -12,9 +12,9 @@ import (
 	"github.com/greenlight-ci/breaker/internal/gitlog/packfile"
 )
 
-// objectStore is go-git's storage with object reads served by a packfile.Set;
-// objects the Set does not hold (alternates, odd layouts) still come
-// from go-git.
+// objectStore is go-git's storage with object reads served by a packfile.Set
+// (packs and loose objects, alternates included); an object the Set does
+// not hold is asked of go-git before it is reported missing.
 type objectStore struct {
 	storage.Storer
 	fast   *packfile.Set

@@ -3,7 +3,10 @@ package packfile
 import (
 	"bytes"
 	"compress/zlib"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +67,24 @@ func TestPack_ClaimedSizesDoNotAllocate(t *testing.T) {
 	}
 	if n > 64<<20 {
 		t.Errorf("the entry's claim cost %d MiB; want what it inflates to (under 64 MiB)", n>>20)
+	}
+}
+
+// A commit-graph-chain file the agent inflated is refused (the walk then
+// goes by date) without being read whole.
+func TestOpenGraph_HugeChainIsRefused(t *testing.T) {
+	t.Parallel()
+	info := t.TempDir()
+	dir := filepath.Join(info, "commit-graphs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Repeat("a", 40) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "commit-graph-chain"), []byte(strings.Repeat(line, 100000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := OpenGraph(info); err == nil {
+		_ = g.Close()
+		t.Fatal("OpenGraph accepted a 100,000-layer chain")
 	}
 }

@@ -3,6 +3,7 @@ package packfile
 import (
 	"encoding/binary"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,7 +61,7 @@ func OpenGraph(info string) (*Graph, error) {
 		return nil, err
 	}
 	dir := filepath.Join(info, "commit-graphs")
-	raw, err := os.ReadFile(filepath.Join(dir, "commit-graph-chain"))
+	raw, err := readChain(filepath.Join(dir, "commit-graph-chain"))
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +84,26 @@ func OpenGraph(info string) (*Graph, error) {
 		base += l.count
 	}
 	return g, nil
+}
+
+// readChain reads a commit-graph-chain file: at most maxGraphLayers names
+// of 41 bytes; anything larger (the agent can write .git) is refused
+// without reading it whole.
+func readChain(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	const limit = maxGraphLayers * 42
+	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > limit {
+		return nil, errGraphFormat
+	}
+	return raw, nil
 }
 
 // openLayer maps one commit-graph file that sits on bases layers holding
