@@ -69,7 +69,7 @@ func notAPerson(r *run, c actionenv.IssueComment) string {
 		return "the comment has no author"
 	case strings.EqualFold(c.AuthorType, "Bot") || strings.HasSuffix(strings.ToLower(login), "[bot]"):
 		return login + " is a bot; only a person may run breaker commands"
-	case slices.ContainsFunc(r.in.AgentActors, func(a string) bool { return strings.EqualFold(a, login) }):
+	case slices.ContainsFunc(r.in.AgentActors, func(a string) bool { return breaker.SameLogin(a, login) }):
 		return login + " is listed in agent-actors: the agent may never reset or debug its own breaker"
 	}
 	return ""
@@ -83,10 +83,10 @@ func notAPerson(r *run, c actionenv.IssueComment) string {
 func verify(ctx context.Context, r *run, c actionenv.IssueComment, pr breaker.PullRequest, pushers []string) (string, error) {
 	login := c.Author
 	switch {
-	case strings.EqualFold(login, pr.Author) && !r.in.AllowPRAuthor:
+	case breaker.SameLogin(login, pr.Author) && !r.in.AllowPRAuthor:
 		return login + " opened the pull request, so is treated as the agent, which may not reset or debug its own breaker " +
 			"(set allow-pr-author: true if people open the agent's pull requests)", nil
-	case slices.ContainsFunc(pushers, func(p string) bool { return strings.EqualFold(p, login) }):
+	case slices.ContainsFunc(pushers, func(p string) bool { return breaker.SameLogin(p, login) }):
 		return login + " wrote or pushed commits of the pull request, so is treated as the agent, which may not reset or debug its own breaker", nil
 	}
 	perm, err := r.forge.Permission(ctx, login)

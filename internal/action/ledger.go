@@ -22,6 +22,7 @@ type remoteState struct {
 	comments                  []breaker.Comment
 	complete                  bool    // comments holds every comment of the pull request
 	minimized                 []int64 // comments a human hid: never edited or deleted
+	viewer                    string  // the token's login, as GitHub gives it
 }
 
 // readState reads the ledger of pr (or of branch without one), the
@@ -29,12 +30,13 @@ type remoteState struct {
 // are ignored; one of ours that holds no readable entry was rewritten, and
 // counts as tampered (fail closed): its head is named.
 func readState(ctx context.Context, r *run, pr int, branch string) (remoteState, error) {
-	st, err := r.forge.ReadLedger(ctx, LedgerQuery{PR: pr, Branch: branch, CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix})
+	st, err := r.forge.ReadLedger(ctx, LedgerQuery{PR: pr, Branch: branch, CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID})
 	if err != nil {
 		return remoteState{}, err
 	}
 	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete, minimized: st.Minimized,
-		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers}
+		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer}
+	noteRateLimit(r, st.RateLimit)
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)
@@ -45,6 +47,26 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 		r.note("%s", n)
 	}
 	return rs, nil
+}
+
+// lowGraphQLRuns is how many ledger reads' worth of GraphQL points left
+// makes the run warn: the next runs of a busy repository would fail.
+const lowGraphQLRuns = 5
+
+// noteRateLimit logs what the ledger read cost and, when the hour's
+// GraphQL points would cover only a few more runs, says so in the step
+// summary before they run out.
+func noteRateLimit(r *run, rl RateLimit) {
+	if rl.Queries == 0 || rl.Limit == 0 {
+		return
+	}
+	r.ax.Logf("breaker: the ledger read cost %d GraphQL points in %d queries; %d of %d left this hour (resets %s)",
+		rl.Cost, rl.Queries, rl.Remaining, rl.Limit, rl.ResetAt.UTC().Format("15:04 MST"))
+	if per := max(rl.Cost, 1); rl.Remaining < lowGraphQLRuns*per {
+		r.note("GraphQL points are running out: %d of %d left this hour, about %d more runs' worth; they reset at %s. "+
+			"Runs after that wait for the reset or fail: fewer workflows reading the ledger, or a GitHub App token (its own, larger budget), avoid it",
+			rl.Remaining, rl.Limit, rl.Remaining/per, rl.ResetAt.UTC().Format("15:04 MST"))
+	}
 }
 
 // DecodeLedger reads the ledger entries out of check runs: only those of

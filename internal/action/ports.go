@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
@@ -86,6 +87,9 @@ type LedgerQuery struct {
 	Branch    string // when PR is 0
 	CheckName string // the breaker's check run name
 	TagPrefix string // the breaker's tags, e.g. "greenlight/"
+	// AppID, when not 0, asks only for that App's check suites (the
+	// app-id input); 0 asks for every app's, filtered by the caller.
+	AppID int64
 }
 
 // LedgerState is what the query found.
@@ -106,6 +110,20 @@ type LedgerState struct {
 	// CommentsComplete is false when the pull request has more comments
 	// than the query returned: the caller lists them all before posting.
 	CommentsComplete bool
+	// Viewer is the token's own login as GitHub gives it, a bot's with
+	// its "[bot]" suffix; "" when GitHub did not say.
+	Viewer string
+	// RateLimit is what the reads cost and what is left of the hour.
+	RateLimit RateLimit
+}
+
+// RateLimit is the GraphQL points the ledger reads cost and what is left.
+type RateLimit struct {
+	Queries   int // GraphQL requests made
+	Cost      int // points they cost together
+	Limit     int // points an hour
+	Remaining int // points left after them
+	ResetAt   time.Time
 }
 
 // CheckRunText is one check run of the breaker's name on a commit.

@@ -188,7 +188,7 @@ func oursOn(ctx context.Context, r *run, comments []breaker.Comment, slice strin
 	}
 	var ours []breaker.Comment
 	for _, c := range marked {
-		if strings.EqualFold(c.Author, me) {
+		if breaker.SameLogin(c.Author, me) {
 			ours = append(ours, c)
 		}
 	}
@@ -235,15 +235,19 @@ func checkCommentBody(body, slice string) error {
 	return nil
 }
 
-// identity is the login our comments are written as: the token's user when
-// GitHub can say, else the bot-login input. Installation tokens (ghs_, as
-// GITHUB_TOKEN) cannot say, so they are not asked: one API call saved.
+// identity is the login our comments are written as: the bot-login input
+// when set (an override), else the token's login as the ledger query's
+// viewer gave it, else GET /user's answer (a token that is not an
+// installation token's), else github-actions[bot], GITHUB_TOKEN's.
 func identity(ctx context.Context, r *run) (string, error) {
 	if r.ident != nil {
 		return *r.ident, nil
 	}
-	me := ""
-	if !strings.HasPrefix(r.in.Token, "ghs_") {
+	me := r.in.BotLogin
+	if me == "" && r.state != nil {
+		me = r.state.viewer
+	}
+	if me == "" && !strings.HasPrefix(r.in.Token, "ghs_") {
 		login, err := r.forge.Identity(ctx)
 		if err != nil && !errors.Is(err, breaker.ErrForbidden) {
 			return "", fmt.Errorf("ask GitHub who the token is: %w", err)
@@ -251,7 +255,7 @@ func identity(ctx context.Context, r *run) (string, error) {
 		me = login
 	}
 	if me == "" {
-		me = r.in.BotLogin
+		me = actionenv.DefaultBotLogin
 	}
 	r.ident = &me
 	return me, nil

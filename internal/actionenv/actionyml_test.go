@@ -256,7 +256,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"token":            "${{ github.token }}",
 		"trailer-prefix":   breaker.DefaultTrailerPrefix,
 		"tag-prefix":       breaker.DefaultTagPrefix,
-		"bot-login":        DefaultBotLogin,
+		"bot-login":        none.BotLogin,
 		"comment":          strconv.FormatBool(none.Comment),
 		"fail-on-trip":     strconv.FormatBool(none.FailOnTrip),
 		"dry-run":          strconv.FormatBool(none.DryRun),

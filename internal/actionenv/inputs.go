@@ -50,7 +50,7 @@ var InputNames = []string{
 }
 
 // DefaultBotLogin is the login GITHUB_TOKEN writes as, used when the
-// bot-login input is empty (action.yml declares the same). The default
+// bot-login input is empty and GitHub does not say who the token is. The default
 // prefixes are breaker.DefaultTrailerPrefix and breaker.DefaultTagPrefix.
 const DefaultBotLogin = "github-actions[bot]"
 
@@ -84,7 +84,7 @@ func (a *Action) Inputs() (Inputs, error) {
 		TrailerPrefix:   orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
 		TagPrefix:       orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
 		AgentActors:     lines(a.Input("agent-actors"), true),
-		BotLogin:        orDefault(a.Input("bot-login"), DefaultBotLogin),
+		BotLogin:        a.Input("bot-login"),
 		CheckName:       orDefault(a.Input("check-name"), DefaultCheckName),
 		LedgerKey:       a.Input("ledger-key"),
 		ResultsArtifact: a.Input("results-artifact"),
@@ -154,7 +154,7 @@ func (in Inputs) check() []error {
 	if in.LedgerKey != "" && len(in.LedgerKey) < 16 {
 		errs = append(errs, errors.New("input ledger-key is shorter than 16 characters; use a random secret, e.g. `openssl rand -hex 32`"))
 	}
-	if !loginRE.MatchString(in.BotLogin) {
+	if in.BotLogin != "" && !loginRE.MatchString(in.BotLogin) {
 		errs = append(errs, fmt.Errorf("input bot-login %q is not a GitHub login; e.g. github-actions[bot]", in.BotLogin))
 	}
 	for _, l := range in.AgentActors {

@@ -17,7 +17,7 @@ func TestAction_Inputs(t *testing.T) {
 	t.Parallel()
 	defaults := Inputs{
 		Token: "ghs_abcdef", TrailerPrefix: "Greenlight-", TagPrefix: "greenlight/",
-		Comment: true, BotLogin: "github-actions[bot]", FailOnTrip: true, CheckName: "greenlight-breaker",
+		Comment: true, FailOnTrip: true, CheckName: "greenlight-breaker",
 		Policy: "greenlight", Threshold: 5,
 	}
 	tests := []struct {

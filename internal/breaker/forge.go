@@ -1,6 +1,9 @@
 package breaker
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // PullRequest is the subset of a pull request the breaker uses.
 type PullRequest struct {
@@ -27,3 +30,18 @@ var ErrRefExists = errors.New("ref already exists")
 // ErrForbidden is returned when the token may not do what was asked
 // (a fork pull request's read-only token, missing permissions).
 var ErrForbidden = errors.New("forbidden")
+
+// SameLogin reports whether two GitHub logins name the same account.
+// Logins are case-insensitive, and a bot's login comes in two forms: REST
+// and GraphQL's viewer write "github-actions[bot]", GraphQL's author
+// fields "github-actions" (with __typename Bot). Both forms match.
+func SameLogin(a, b string) bool {
+	return a != "" && strings.EqualFold(botless(a), botless(b))
+}
+
+func botless(login string) string {
+	if len(login) > 5 && strings.EqualFold(login[len(login)-5:], "[bot]") {
+		return login[:len(login)-5]
+	}
+	return login
+}

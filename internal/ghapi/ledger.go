@@ -3,7 +3,9 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
@@ -13,34 +15,75 @@ import (
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
-// maxCommitPages bounds the pages of pull request commits the ledger query
-// reads (100 commits a page).
-const maxCommitPages = 30
+// maxPages bounds the pages of pull request commits, of force pushes and
+// of a branch's history the ledger query reads (100 a page). More is an
+// error: the ledger is read completely or not at all.
+const maxLedgerPages = 30
 
-// checkSuites is the part of a commit the ledger needs: the check runs of
-// the breaker's name, with the app that wrote them.
-type checkSuites struct {
-	Nodes []struct {
-		App *struct {
-			DatabaseID githubv4.Int
-			Slug       githubv4.String
-		}
-		CheckRuns struct {
-			Nodes []struct {
-				DatabaseID githubv4.Int
-				Text       *githubv4.String
-			}
-		} `graphql:"checkRuns(first: 20, filterBy: {checkName: $checkName})"`
+// bigInt decodes a database id: a JSON number (Int fields, which GitHub
+// sends past 2^31) or a string (the BigInt scalar, "encoded as a string"
+// by GitHub's schema).
+type bigInt int64
+
+func (b *bigInt) UnmarshalJSON(data []byte) error {
+	s := strings.Trim(string(data), `"`)
+	if s == "null" || s == "" {
+		*b = 0
+		return nil
 	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("database id %s is not a 64-bit integer", data)
+	}
+	*b = bigInt(n)
+	return nil
+}
+
+// checkSuites is the part of a commit the ledger needs: the breaker's
+// check suite (one: GitHub's cost is the product of the connections'
+// limits, so one suite a commit keeps a whole read near 4 points) and its
+// check runs of the breaker's name, every one (checkType ALL: the default,
+// LATEST, hides a run re-made on the same head). totalCount tells when a
+// commit has more, read then by commitRunsQuery.
+type checkSuites struct {
+	TotalCount int
+	Nodes      []checkSuite
+}
+
+type checkSuite struct {
+	App *struct {
+		DatabaseID bigInt
+		Slug       string
+	}
+	CheckRuns struct {
+		TotalCount int
+		Nodes      []struct {
+			DatabaseID bigInt
+			Text       *string
+		}
+	} `graphql:"checkRuns(first: 100, filterBy: $runs)"`
+}
+
+// complete reports whether every suite and run of the commit was read.
+func (c checkSuites) complete() bool {
+	if c.TotalCount > len(c.Nodes) {
+		return false
+	}
+	for _, s := range c.Nodes {
+		if s.CheckRuns.TotalCount > len(s.CheckRuns.Nodes) {
+			return false
+		}
+	}
+	return true
 }
 
 type ledgerCommit struct {
 	Oid         githubv4.GitObjectID
-	CheckSuites checkSuites `graphql:"checkSuites(first: 10, filterBy: {checkName: $checkName})"`
+	CheckSuites checkSuites `graphql:"checkSuites(first: 1, filterBy: $suites)"`
 }
 
 type defaultBranch struct {
-	Name   githubv4.String
+	Name   string
 	Target struct {
 		Oid githubv4.GitObjectID
 	}
@@ -50,21 +93,21 @@ type defaultBranch struct {
 // GitHub could tie the e-mail to one.
 type gitActor struct {
 	User *struct {
-		Login githubv4.String
+		Login string
 	}
 }
 
 // prCommit is a pull request commit: its ledger and who wrote and pushed it.
 type prCommit struct {
 	Oid         githubv4.GitObjectID
-	CheckSuites checkSuites `graphql:"checkSuites(first: 10, filterBy: {checkName: $checkName})"`
+	CheckSuites checkSuites `graphql:"checkSuites(first: 1, filterBy: $suites)"`
 	Author      *gitActor
 	Committer   *gitActor
 }
 
 type tagRefs struct {
 	Nodes []struct {
-		Name   githubv4.String
+		Name   string
 		Target struct {
 			Oid githubv4.GitObjectID
 			Tag struct {
@@ -76,36 +119,60 @@ type tagRefs struct {
 	}
 }
 
-// prLedgerQuery reads a pull request's ledger, the breaker's tags and the
-// newest comments in one request (more only for more than 100 commits).
+// pageInfo is a connection's forward paging.
+type pageInfo struct {
+	HasNextPage bool
+	EndCursor   *string
+}
+
+// rateLimit is what the query cost and what is left of the hour's points.
+type rateLimit struct {
+	Cost      int
+	Limit     int
+	Remaining int
+	ResetAt   githubv4.DateTime
+}
+
+// actor is a comment's author: GraphQL gives a Bot's login without the
+// "[bot]" suffix REST gives, so the type is asked for too.
+type actor struct {
+	Typename string `graphql:"__typename"`
+	Login    string
+}
+
+type prCommits struct {
+	PageInfo pageInfo
+	Nodes    []struct {
+		Commit prCommit
+	}
+}
+
+type forcePushes struct {
+	PageInfo pageInfo
+	Nodes    []struct {
+		Event struct {
+			BeforeCommit *ledgerCommit
+		} `graphql:"... on HeadRefForcePushedEvent"`
+	}
+}
+
+// prLedgerQuery reads a pull request's ledger, the breaker's tags, the
+// newest comments and the token's own login in one request; more commits
+// or force pushes than a page are read by the page queries below.
 type prLedgerQuery struct {
+	Viewer     actor
+	RateLimit  rateLimit
 	Repository struct {
-		PullRequest struct {
-			Commits struct {
-				PageInfo struct {
-					HasNextPage githubv4.Boolean
-					EndCursor   githubv4.String
-				}
-				Nodes []struct {
-					Commit prCommit
-				}
-			} `graphql:"commits(first: 100, after: $after)"`
-			TimelineItems struct {
-				Nodes []struct {
-					Event struct {
-						BeforeCommit *ledgerCommit
-					} `graphql:"... on HeadRefForcePushedEvent"`
-				}
-			} `graphql:"timelineItems(itemTypes: [HEAD_REF_FORCE_PUSHED_EVENT], last: 100)"`
-			Comments struct {
-				TotalCount githubv4.Int
+		PullRequest *struct {
+			Commits       prCommits   `graphql:"commits(first: 100)"`
+			TimelineItems forcePushes `graphql:"timelineItems(itemTypes: [HEAD_REF_FORCE_PUSHED_EVENT], first: 100)"`
+			Comments      struct {
+				TotalCount int
 				Nodes      []struct {
-					DatabaseID  githubv4.Int
-					Body        githubv4.String
-					IsMinimized githubv4.Boolean
-					Author      *struct {
-						Login githubv4.String
-					}
+					FullDatabaseID bigInt
+					Body           string
+					IsMinimized    bool
+					Author         *actor
 				}
 			} `graphql:"comments(last: 100)"`
 		} `graphql:"pullRequest(number: $number)"`
@@ -114,16 +181,41 @@ type prLedgerQuery struct {
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// branchLedgerQuery reads a branch's newest 100 commits' ledger and the
-// breaker's tags.
+// prCommitsPage reads a further page of a pull request's commits.
+type prCommitsPage struct {
+	RateLimit  rateLimit
+	Repository struct {
+		PullRequest *struct {
+			Commits prCommits `graphql:"commits(first: 100, after: $after)"`
+		} `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// forcePushPage reads a further page of a pull request's force pushes.
+type forcePushPage struct {
+	RateLimit  rateLimit
+	Repository struct {
+		PullRequest *struct {
+			TimelineItems forcePushes `graphql:"timelineItems(itemTypes: [HEAD_REF_FORCE_PUSHED_EVENT], first: 100, after: $after)"`
+		} `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+type branchHistory struct {
+	PageInfo pageInfo
+	Nodes    []ledgerCommit
+}
+
+// branchLedgerQuery reads a branch's history's ledger (a page at a time,
+// $after null on the first), the breaker's tags and the token's login.
 type branchLedgerQuery struct {
+	Viewer     actor
+	RateLimit  rateLimit
 	Repository struct {
 		Ref *struct {
 			Target struct {
 				Commit struct {
-					History struct {
-						Nodes []ledgerCommit
-					} `graphql:"history(first: 100)"`
+					History branchHistory `graphql:"history(first: 100, after: $after)"`
 				} `graphql:"... on Commit"`
 			}
 		} `graphql:"ref(qualifiedName: $branch)"`
@@ -132,93 +224,248 @@ type branchLedgerQuery struct {
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// ReadLedger reads the breaker's check runs, tags and (for a pull request)
-// comments in one GraphQL query; an unreadable ledger is an error, never
-// "no history".
+// commitRunsQuery reads every breaker check suite and run of one commit,
+// when the ledger query's single suite did not hold them all.
+type commitRunsQuery struct {
+	RateLimit  rateLimit
+	Repository struct {
+		Object *struct {
+			Commit struct {
+				CheckSuites checkSuites `graphql:"checkSuites(first: 100, filterBy: $suites)"`
+			} `graphql:"... on Commit"`
+		} `graphql:"object(oid: $oid)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// login is an actor's login as REST writes it: a Bot's with "[bot]".
+func (a *actor) login() string {
+	if a == nil {
+		return ""
+	}
+	if strings.EqualFold(a.Typename, "Bot") && !strings.HasSuffix(strings.ToLower(a.Login), "[bot]") {
+		return a.Login + "[bot]"
+	}
+	return a.Login
+}
+
+// ledgerRead gathers one ReadLedger's pages and its cost.
+type ledgerRead struct {
+	c    *Client
+	all  map[string]any // every variable; a query is sent only those it uses
+	st   *action.LedgerState
+	op   string
+	name string // the check name
+}
+
+// vars returns owner, name and the named variables: GitHub refuses a
+// query that declares a variable it does not use.
+func (lr *ledgerRead) vars(keys ...string) map[string]any {
+	out := map[string]any{"owner": lr.all["owner"], "name": lr.all["name"]}
+	for _, k := range keys {
+		out[k] = lr.all[k]
+	}
+	return out
+}
+
+// spent adds one query's cost and keeps the newest remaining points.
+func (lr *ledgerRead) spent(rl rateLimit) {
+	lr.st.RateLimit.Queries++
+	lr.st.RateLimit.Cost += rl.Cost
+	lr.st.RateLimit.Limit, lr.st.RateLimit.Remaining, lr.st.RateLimit.ResetAt = rl.Limit, rl.Remaining, rl.ResetAt.Time
+}
+
+// commits adds the check runs of cms, reading the whole of a commit whose
+// first suite was not all.
+func (lr *ledgerRead) commit(ctx context.Context, oid githubv4.GitObjectID, suites checkSuites) error {
+	if !suites.complete() {
+		var q commitRunsQuery
+		vars := lr.vars("suites", "runs")
+		vars["oid"] = oid
+		if err := lr.c.query(ctx, lr.op+": check runs of "+string(oid), &q, vars); err != nil {
+			return err
+		}
+		lr.spent(q.RateLimit)
+		if q.Repository.Object == nil || !q.Repository.Object.Commit.CheckSuites.complete() {
+			return fmt.Errorf("%s: commit %s has more check suites or runs named %v than one query reads; the ledger would be incomplete", lr.op, oid, lr.name)
+		}
+		suites = q.Repository.Object.Commit.CheckSuites
+	}
+	lr.st.Runs = append(lr.st.Runs, runsOf(string(oid), suites)...)
+	return nil
+}
+
+// ReadLedger reads the breaker's check runs, tags, the token's login and
+// (for a pull request) comments: one GraphQL query, more only for more
+// than 100 commits or force pushes, or a commit with several breaker
+// suites. An unreadable or incomplete ledger is an error, never "no
+// history".
 func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.LedgerState, error) {
-	vars := map[string]any{
+	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
+	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
+	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
+		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
+		runs.AppID = suites.AppID
+	}
+	all := map[string]any{
 		"owner":     githubv4.String(c.owner),
 		"name":      githubv4.String(c.repo),
-		"checkName": githubv4.String(q.CheckName),
 		"tagPrefix": githubv4.String("refs/tags/" + q.TagPrefix),
+		"suites":    suites,
+		"runs":      runs,
+		"number":    githubv4.Int(q.PR),
+		"branch":    githubv4.String("refs/heads/" + strings.TrimPrefix(q.Branch, "refs/heads/")),
+		"after":     (*githubv4.String)(nil),
 	}
 	st := action.LedgerState{Tags: map[string]string{}, CommentsComplete: true}
+	lr := &ledgerRead{c: c, all: all, st: &st, name: q.CheckName}
 	if q.PR == 0 {
-		vars["branch"] = githubv4.String("refs/heads/" + strings.TrimPrefix(q.Branch, "refs/heads/"))
-		var res branchLedgerQuery
-		if err := c.query(ctx, "read the ledger of branch "+q.Branch, &res, vars); err != nil {
-			return st, err
-		}
-		if res.Repository.Ref != nil {
-			for _, cm := range res.Repository.Ref.Target.Commit.History.Nodes {
-				st.Runs = append(st.Runs, runsOf(cm)...)
+		lr.op = "read the ledger of branch " + q.Branch
+		vars := lr.vars("tagPrefix", "suites", "runs", "branch", "after")
+		for page := 0; ; page++ {
+			var res branchLedgerQuery
+			if err := c.query(ctx, lr.op, &res, vars); err != nil {
+				return st, err
+			}
+			lr.spent(res.RateLimit)
+			if page == 0 {
+				st.Viewer = res.Viewer.login()
+				st.Tags = tagsOf(res.Repository.Refs)
+				st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
+			}
+			if res.Repository.Ref == nil {
+				return st, nil
+			}
+			h := res.Repository.Ref.Target.Commit.History
+			for _, cm := range h.Nodes {
+				if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
+					return st, err
+				}
+			}
+			if err := nextPage(lr.op+": history", h.PageInfo, page, vars); err != nil || !h.PageInfo.HasNextPage {
+				return st, err
 			}
 		}
-		st.Tags = tagsOf(res.Repository.Refs)
-		st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
-		return st, nil
 	}
-	vars["number"] = githubv4.Int(q.PR)
-	vars["after"] = (*githubv4.String)(nil)
+	lr.op = fmt.Sprintf("read the ledger of #%d", q.PR)
+	var res prLedgerQuery
+	if err := c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number")); err != nil {
+		return st, err
+	}
+	lr.spent(res.RateLimit)
+	pr := res.Repository.PullRequest
+	if pr == nil {
+		return st, fmt.Errorf("%s: GitHub found no pull request #%d in %s/%s", lr.op, q.PR, c.owner, c.repo)
+	}
+	st.Viewer = res.Viewer.login()
+	st.Tags = tagsOf(res.Repository.Refs)
+	st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
+	for _, cm := range pr.Comments.Nodes {
+		if cm.IsMinimized {
+			st.Minimized = append(st.Minimized, int64(cm.FullDatabaseID))
+			continue // never edit a minimized comment
+		}
+		st.Comments = append(st.Comments, breaker.Comment{ID: int64(cm.FullDatabaseID), Body: cm.Body, Author: cm.Author.login()})
+	}
+	st.CommentsComplete = pr.Comments.TotalCount <= len(pr.Comments.Nodes)
+	if err := lr.prCommits(ctx, pr.Commits); err != nil {
+		return st, err
+	}
+	if err := lr.forcePushes(ctx, pr.TimelineItems); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+// checkTypeAll asks for every check run, not only the latest of a name.
+var checkTypeAll = githubv4.CheckRunTypeAll
+
+// prCommits reads the pull request's commits from the first page on.
+func (lr *ledgerRead) prCommits(ctx context.Context, first prCommits) error {
+	vars := lr.vars("number", "suites", "runs", "after")
+	cs := first
 	for page := 0; ; page++ {
-		var res prLedgerQuery
-		if err := c.query(ctx, fmt.Sprintf("read the ledger of #%d", q.PR), &res, vars); err != nil {
-			return st, err
-		}
-		pr := res.Repository.PullRequest
-		for _, n := range pr.Commits.Nodes {
-			c := n.Commit
-			st.Runs = append(st.Runs, runsOf(ledgerCommit{Oid: c.Oid, CheckSuites: c.CheckSuites})...)
-			for _, a := range []*gitActor{c.Author, c.Committer} {
+		for _, n := range cs.Nodes {
+			cm := n.Commit
+			if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
+				return err
+			}
+			for _, a := range []*gitActor{cm.Author, cm.Committer} {
 				if a != nil && a.User != nil && a.User.Login != "" {
-					st.Pushers = appendUnique(st.Pushers, string(a.User.Login))
+					lr.st.Pushers = appendUnique(lr.st.Pushers, a.User.Login)
 				}
 			}
 		}
-		if page == 0 {
-			for _, n := range pr.TimelineItems.Nodes {
-				if n.Event.BeforeCommit != nil {
-					st.Runs = append(st.Runs, runsOf(*n.Event.BeforeCommit)...)
-				}
-			}
-			st.Tags = tagsOf(res.Repository.Refs)
-			st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
-			for _, cm := range pr.Comments.Nodes {
-				if cm.IsMinimized {
-					st.Minimized = append(st.Minimized, int64(cm.DatabaseID))
-					continue // never edit a minimized comment
-				}
-				com := breaker.Comment{ID: int64(cm.DatabaseID), Body: string(cm.Body)}
-				if cm.Author != nil {
-					com.Author = string(cm.Author.Login)
-				}
-				st.Comments = append(st.Comments, com)
-			}
-			st.CommentsComplete = int(pr.Comments.TotalCount) <= len(pr.Comments.Nodes)
+		if err := nextPage(lr.op+": commits", cs.PageInfo, page, vars); err != nil || !cs.PageInfo.HasNextPage {
+			return err
 		}
-		if !pr.Commits.PageInfo.HasNextPage {
-			return st, nil
+		var res prCommitsPage
+		if err := lr.c.query(ctx, lr.op, &res, vars); err != nil {
+			return err
 		}
-		if page+1 == maxCommitPages {
-			return st, fmt.Errorf("read the ledger of #%d: more than %d commits; the ledger would be incomplete", q.PR, maxCommitPages*100)
+		lr.spent(res.RateLimit)
+		if res.Repository.PullRequest == nil {
+			return fmt.Errorf("%s: the pull request vanished while its commits were read", lr.op)
 		}
-		after := pr.Commits.PageInfo.EndCursor
-		vars["after"] = &after
+		cs = res.Repository.PullRequest.Commits
 	}
 }
 
-func runsOf(cm ledgerCommit) []action.CheckRunText {
+// forcePushes reads the heads force-pushed away, every page.
+func (lr *ledgerRead) forcePushes(ctx context.Context, first forcePushes) error {
+	vars := lr.vars("number", "suites", "runs", "after")
+	fp := first
+	for page := 0; ; page++ {
+		for _, n := range fp.Nodes {
+			if b := n.Event.BeforeCommit; b != nil {
+				if err := lr.commit(ctx, b.Oid, b.CheckSuites); err != nil {
+					return err
+				}
+			}
+		}
+		if err := nextPage(lr.op+": force pushes", fp.PageInfo, page, vars); err != nil || !fp.PageInfo.HasNextPage {
+			return err
+		}
+		var res forcePushPage
+		if err := lr.c.query(ctx, lr.op, &res, vars); err != nil {
+			return err
+		}
+		lr.spent(res.RateLimit)
+		if res.Repository.PullRequest == nil {
+			return fmt.Errorf("%s: the pull request vanished while its force pushes were read", lr.op)
+		}
+		fp = res.Repository.PullRequest.TimelineItems
+	}
+}
+
+// nextPage sets vars' "after" to the next page's cursor, or says the
+// connection is longer than the bound.
+func nextPage(op string, info pageInfo, page int, vars map[string]any) error {
+	if !info.HasNextPage {
+		return nil
+	}
+	if page+1 >= maxLedgerPages {
+		return fmt.Errorf("%s: more than %d; the ledger would be incomplete", op, maxLedgerPages*100)
+	}
+	if info.EndCursor == nil {
+		return fmt.Errorf("%s: GitHub gave no cursor for the next page", op)
+	}
+	after := githubv4.String(*info.EndCursor)
+	vars["after"] = &after
+	return nil
+}
+
+func runsOf(oid string, suites checkSuites) []action.CheckRunText {
 	var out []action.CheckRunText
-	for _, s := range cm.CheckSuites.Nodes {
+	for _, s := range suites.Nodes {
 		var appID int64
 		var slug string
 		if s.App != nil {
-			appID, slug = int64(s.App.DatabaseID), string(s.App.Slug)
+			appID, slug = int64(s.App.DatabaseID), s.App.Slug
 		}
 		for _, r := range s.CheckRuns.Nodes {
-			run := action.CheckRunText{ID: int64(r.DatabaseID), HeadSHA: string(cm.Oid), AppID: appID, AppSlug: slug}
+			run := action.CheckRunText{ID: int64(r.DatabaseID), HeadSHA: oid, AppID: appID, AppSlug: slug}
 			if r.Text != nil {
-				run.Text = string(*r.Text)
+				run.Text = *r.Text
 			}
 			out = append(out, run)
 		}
@@ -230,7 +477,7 @@ func defaultOf(d *defaultBranch) (name, sha string) {
 	if d == nil {
 		return "", ""
 	}
-	return string(d.Name), string(d.Target.Oid)
+	return d.Name, string(d.Target.Oid)
 }
 
 func tagsOf(refs tagRefs) map[string]string {
@@ -240,7 +487,7 @@ func tagsOf(refs tagRefs) map[string]string {
 		if peeled := string(n.Target.Tag.Target.Oid); peeled != "" {
 			sha = peeled
 		}
-		out[string(n.Name)] = sha
+		out[n.Name] = sha
 	}
 	return out
 }

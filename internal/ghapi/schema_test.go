@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
@@ -32,7 +33,8 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 	}
 	schema := loadSchema(t, string(sdl))
 	srv := ghfake.New(t)
-	c, err := ghapi.New(ghapi.Config{Token: "t", APIURL: srv.URL(), Owner: srv.Owner(), Repo: srv.Repo()})
+	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: strings.Repeat("a", 40), HeadRef: "agent/fix", BaseRef: "main"})
+	c, err := ghapi.New(ghapi.Config{Token: "schema-test-token", APIURL: srv.URL(), Owner: srv.Owner(), Repo: srv.Repo()})
 	if err != nil {
 		t.Fatal(err)
 	}

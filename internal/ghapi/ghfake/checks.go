@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -27,6 +26,10 @@ type CheckRun struct {
 	Annotations int
 	AppID       int64
 	AppSlug     string
+	// Suite tells apart the check suites of one app on one commit (GitHub
+	// Actions makes one per workflow run); the zero value is the app's one
+	// suite there.
+	Suite int64
 }
 
 // CheckRuns returns the check runs, oldest first.
@@ -41,8 +44,8 @@ func (s *Server) CheckRuns() []CheckRun {
 func (s *Server) AddCheckRun(run CheckRun) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.nextID++
-	run.ID = s.nextID
+	s.nextCheckRunID++
+	run.ID = s.nextCheckRunID
 	s.checkRuns = append(s.checkRuns, run)
 	return run.ID
 }
@@ -128,8 +131,8 @@ func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.nextID++
-	run := CheckRun{ID: s.nextID, Name: in.Name, HeadSHA: in.HeadSHA, Conclusion: in.Conclusion,
+	s.nextCheckRunID++
+	run := CheckRun{ID: s.nextCheckRunID, Name: in.Name, HeadSHA: in.HeadSHA, Conclusion: in.Conclusion,
 		Title: in.Output.Title, Summary: in.Output.Summary, Text: in.Output.Text,
 		Annotations: len(in.Output.Annotations), AppID: ActionsAppID, AppSlug: ActionsAppSlug}
 	s.checkRuns = append(s.checkRuns, run)
@@ -138,121 +141,6 @@ func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request) {
 		"id": run.ID, "name": run.Name, "head_sha": run.HeadSHA, "status": "completed", "conclusion": run.Conclusion,
 		"app": map[string]any{"id": run.AppID, "slug": run.AppSlug},
 	})
-}
-
-// graphql answers the breaker's two ledger queries from the server's
-// state. It does not parse the query: the queries are checked against
-// GitHub's schema in a test of their own; here the variables say which.
-func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Query     string
-		Variables map[string]any
-	}
-	if json.NewDecoder(r.Body).Decode(&in) != nil {
-		writeError(w, http.StatusBadRequest, "Problems parsing JSON", docsURL+"/graphql")
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.queries = append(s.queries, in.Query)
-	str := func(k string) string { v, _ := in.Variables[k].(string); return v }
-	if !strings.EqualFold(str("owner"), s.owner) || !strings.EqualFold(str("name"), s.repo) {
-		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"repository": nil},
-			"errors": []any{map[string]any{"type": "NOT_FOUND", "message": "Could not resolve to a Repository"}}})
-		return
-	}
-	check, tagPrefix := str("checkName"), str("tagPrefix")
-	repo := map[string]any{"refs": map[string]any{"nodes": s.tagNodes(tagPrefix)}, "defaultBranchRef": nil}
-	if s.defaultSHA != "" {
-		repo["defaultBranchRef"] = map[string]any{"name": s.defaultBranch, "target": map[string]any{"oid": s.defaultSHA}}
-	}
-	if n, ok := in.Variables["number"].(float64); ok {
-		repo["pullRequest"] = s.pullRequestNode(int(n), check, str("after"))
-	} else {
-		var nodes []any
-		for _, sha := range s.runHeads() {
-			nodes = append(nodes, s.commitNode(sha, check))
-		}
-		repo["ref"] = map[string]any{"target": map[string]any{"history": map[string]any{"nodes": orEmpty(nodes)}}}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"repository": repo}})
-}
-
-func (s *Server) pullRequestNode(pr int, check, after string) map[string]any {
-	shas, ok := s.prCommits[pr]
-	if !ok {
-		shas = s.runHeads()
-	}
-	start, _ := strconv.Atoi(after)
-	end := min(start+100, len(shas))
-	var commits []any
-	for _, sha := range shas[min(start, end):end] {
-		node := s.commitNode(sha, check)
-		node["author"], node["committer"] = nil, nil
-		if login, ok := s.commitLogins[sha]; ok {
-			node["author"] = map[string]any{"user": map[string]any{"login": login}}
-			node["committer"] = map[string]any{"user": nil}
-		}
-		commits = append(commits, map[string]any{"commit": node})
-	}
-	var timeline []any
-	for _, before := range s.forcePushes[pr] {
-		timeline = append(timeline, map[string]any{"beforeCommit": s.commitNode(before, check)})
-	}
-	var comments []any
-	total := 0
-	for _, c := range s.comments {
-		if c.Issue != pr {
-			continue
-		}
-		total++
-		comments = append(comments, map[string]any{"databaseId": c.ID, "body": c.Body, "isMinimized": c.Minimized,
-			"author": map[string]any{"login": c.Author}})
-	}
-	if len(comments) > 100 {
-		comments = comments[len(comments)-100:]
-	}
-	return map[string]any{
-		"commits": map[string]any{
-			"pageInfo": map[string]any{"hasNextPage": end < len(shas), "endCursor": strconv.Itoa(end)},
-			"nodes":    orEmpty(commits),
-		},
-		"timelineItems": map[string]any{"nodes": orEmpty(timeline)},
-		"comments":      map[string]any{"totalCount": total, "nodes": orEmpty(comments)},
-	}
-}
-
-// commitNode is a commit with the check suites of its check runs named
-// check, one suite per app.
-func (s *Server) commitNode(sha, check string) map[string]any {
-	type suite struct {
-		id   int64
-		slug string
-		runs []any
-	}
-	var suites []*suite
-	for _, run := range s.checkRuns {
-		if run.HeadSHA != sha || (check != "" && run.Name != check) {
-			continue
-		}
-		var su *suite
-		for _, x := range suites {
-			if x.id == run.AppID {
-				su = x
-			}
-		}
-		if su == nil {
-			su = &suite{id: run.AppID, slug: run.AppSlug}
-			suites = append(suites, su)
-		}
-		su.runs = append(su.runs, map[string]any{"databaseId": run.ID, "text": run.Text})
-	}
-	var nodes []any
-	for _, su := range suites {
-		nodes = append(nodes, map[string]any{"app": map[string]any{"databaseId": su.id, "slug": su.slug},
-			"checkRuns": map[string]any{"nodes": su.runs}})
-	}
-	return map[string]any{"oid": sha, "checkSuites": map[string]any{"nodes": orEmpty(nodes)}}
 }
 
 // runHeads are the heads of every check run, in the order first written.
@@ -280,8 +168,8 @@ func (s *Server) tagNodes(prefix string) []any {
 	sort.Strings(names)
 	nodes := []any{}
 	for _, ref := range names {
-		nodes = append(nodes, map[string]any{"name": strings.TrimPrefix("refs/"+ref, prefix),
-			"target": map[string]any{"oid": s.refs[ref]}})
+		nodes = append(nodes, map[string]any{"__typename": "Ref", "name": strings.TrimPrefix("refs/"+ref, prefix),
+			"target": map[string]any{"__typename": "Commit", "oid": s.refs[ref]}})
 	}
 	return nodes
 }

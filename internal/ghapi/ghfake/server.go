@@ -95,7 +95,19 @@ type Server struct {
 	prCommits     map[int][]string
 	forcePushes   map[int][]string
 	queries       []string
+
+	nextCheckRunID, nextCommentID int64
+	gqlLimit, gqlUsed             int
+	gqlCosts                      []int
 }
+
+// The first ids the server hands out are GitHub-sized: github.com's check
+// run ids passed 2^31 in 2021 and its comment ids in 2024, so a client that
+// decodes them into 32 bits fails here as it would there.
+const (
+	firstCheckRunID = 40_000_000_001
+	firstCommentID  = 2_500_000_001
+)
 
 // New starts a fake GitHub API server that is closed when the test ends.
 func New(t testing.TB, opts ...Option) *Server {
@@ -103,6 +115,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	s := &Server{
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
 		prs: map[int]breaker.PullRequest{}, nextID: 1000,
+		nextCheckRunID: firstCheckRunID - 1, nextCommentID: firstCommentID - 1, gqlLimit: DefaultGraphQLLimit,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},
 		prCommits: map[int][]string{}, forcePushes: map[int][]string{}, commitLogins: map[string]string{},
 	}

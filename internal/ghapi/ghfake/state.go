@@ -27,9 +27,9 @@ func (s *Server) AddComment(pr int, author, body string) int64 {
 }
 
 func (s *Server) addComment(pr int, author, body string) int64 {
-	s.nextID++
-	s.comments = append(s.comments, comment{ID: s.nextID, Issue: pr, Author: author, Body: body})
-	return s.nextID
+	s.nextCommentID++
+	s.comments = append(s.comments, comment{ID: s.nextCommentID, Issue: pr, Author: author, Body: body})
+	return s.nextCommentID
 }
 
 // MinimizeComment hides comment id, as a human's "Hide" does.
