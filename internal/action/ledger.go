@@ -163,6 +163,30 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 	}
 }
 
+// writeFailedCheck writes a failed check run on head when the breaker
+// cannot judge it at all (title says why, err the detail), so a required
+// check fails instead of never appearing. Its ledger entry is an infra
+// one: not an observation of the tests, never counted.
+func writeFailedCheck(ctx context.Context, r *run, head, title string, err error) {
+	why := r.red.Redact(err.Error())
+	infra := "the breaker could not judge this head: " + title
+	entry := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID,
+		Event: r.gh.EventName, Infra: &infra, Tests: []ledger.Test{}}
+	var key []byte
+	if r.in.LedgerKey != "" {
+		key = []byte(r.in.LedgerKey)
+	}
+	block, _ := ledger.Encode(entry, key)
+	run := CheckRun{
+		Name: r.in.CheckName, HeadSHA: head, Conclusion: "failure",
+		Title:   report.SafeLine(report.Clip("cannot judge: "+title, 200)),
+		Summary: "## Circuit breaker: " + report.SafeLine(title) + "\n\n" + report.CodeBlock(why, "text") + "\n",
+		Text:    "This head was not judged; the entry below records that, and is never counted.\n\n" + block,
+	}
+	_, cerr := r.forge.CreateCheckRun(ctx, run)
+	r.noteWrite("write the failed check run "+r.in.CheckName+" on "+breaker.ShortSHA(head), cerr)
+}
+
 // checkTitle is the check run's one-line title: the state and the counts.
 func checkTitle(d breaker.Decision) string {
 	failed := 0

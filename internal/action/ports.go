@@ -18,6 +18,11 @@ type PullRequests interface {
 	// FindPullRequest finds the open pull request whose head is sha; found
 	// is false when there is none.
 	FindPullRequest(ctx context.Context, sha string) (pr breaker.PullRequest, found bool, err error)
+	// FindPullRequestByHead finds the open pull request from owner's
+	// branch whose head is sha: a fork's, which FindPullRequest does not
+	// see (GitHub lists a commit's pull requests of the base repository's
+	// branches only).
+	FindPullRequestByHead(ctx context.Context, owner, branch, sha string) (pr breaker.PullRequest, found bool, err error)
 }
 
 // Comments reads and writes a pull request's conversation.

@@ -29,15 +29,19 @@ func onWorkflowRun(ctx context.Context, r *run, action string, wr actionenv.Work
 		return r.fail("the action is misconfigured", errors.New("input results-artifact is empty; on workflow_run the results come from the tested run's artifact: "+
 			"name it (the name given to actions/upload-artifact in the tested workflow)"))
 	}
-	pr := wr.PullRequest
-	if pr == nil {
-		found, ok, err := r.forge.FindPullRequest(ctx, wr.HeadSHA)
-		switch {
-		case err != nil:
-			r.note("could not look up the pull request of %s, so no comment: %v", breaker.ShortSHA(wr.HeadSHA), err)
-		case ok:
-			pr = &found
-		}
+	pr, err := runPullRequest(ctx, r, wr)
+	if err != nil {
+		return r.fail("cannot find the tested run's pull request", err)
+	}
+	if pr == nil && isPullRequestEvent(wr.Event) {
+		// Judging head_branch as a branch of this repository would read
+		// another branch's ledger (a fork's "main" is not ours): say so on
+		// the head, where a required check waits for the verdict.
+		err := fmt.Errorf("the tested run was a %s run of %s (%s:%s), but GitHub lists no open pull request of this repository with that head; "+
+			"the breaker judges a pull request's pushes together and will not judge this one alone. Re-run this workflow once the pull request is open",
+			wr.Event, breaker.ShortSHA(wr.HeadSHA), wr.HeadOwner, wr.HeadBranch)
+		writeFailedCheck(ctx, r, wr.HeadSHA, "no pull request found for this run", err)
+		return r.fail("no pull request found for the tested run", err)
 	}
 	dir, cleanup, err := unpackResults(ctx, r, wr.ID)
 	if err != nil {
@@ -46,6 +50,36 @@ func onWorkflowRun(ctx context.Context, r *run, action string, wr actionenv.Work
 	defer cleanup()
 	r.resultsDir = dir
 	return judge(ctx, r, wr.HeadSHA, wr.HeadBranch, pr, breaker.BaseFromEvent)
+}
+
+// isPullRequestEvent reports whether a run was triggered by a pull request.
+func isPullRequestEvent(event string) bool {
+	return event == "pull_request" || event == "pull_request_target"
+}
+
+// runPullRequest is the pull request a workflow_run tested: the one its
+// payload lists, else the open one whose head is the run's head — of this
+// repository's branches (commits/{sha}/pulls), else from the head
+// repository's branch (a fork's: pulls?head=OWNER:BRANCH), which GitHub
+// leaves out of both the payload and commits/{sha}/pulls. nil when none.
+func runPullRequest(ctx context.Context, r *run, wr actionenv.WorkflowRun) (*breaker.PullRequest, error) {
+	if wr.PullRequest != nil {
+		return wr.PullRequest, nil
+	}
+	found, ok, err := r.forge.FindPullRequest(ctx, wr.HeadSHA)
+	if err != nil {
+		return nil, fmt.Errorf("look up the pull request of %s: %w", breaker.ShortSHA(wr.HeadSHA), err)
+	}
+	if !ok && wr.HeadOwner != "" && wr.HeadBranch != "" {
+		found, ok, err = r.forge.FindPullRequestByHead(ctx, wr.HeadOwner, wr.HeadBranch, wr.HeadSHA)
+		if err != nil {
+			return nil, fmt.Errorf("look up the pull request from %s:%s: %w", wr.HeadOwner, wr.HeadBranch, err)
+		}
+	}
+	if !ok {
+		return nil, nil
+	}
+	return &found, nil
 }
 
 // unpackResults downloads the results artifact of run runID and unpacks

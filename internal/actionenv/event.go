@@ -41,6 +41,10 @@ type WorkflowRun struct {
 	HeadBranch string
 	Event      string // what triggered the tested run: push, pull_request, ...
 	Conclusion string
+	// HeadOwner is the owner of the repository the tested head came from
+	// (workflow_run.head_repository.owner.login): a fork's owner for a
+	// fork's pull request, whose run lists no pull request.
+	HeadOwner string
 	// PullRequest is the run's pull request (number, head and base as the
 	// payload gives them), nil when the payload lists none.
 	PullRequest *breaker.PullRequest
@@ -95,6 +99,11 @@ type workflowRunJSON struct {
 	HeadBranch   string `json:"head_branch"`
 	Event        string `json:"event"`
 	Conclusion   string `json:"conclusion"`
+	HeadRepo     *struct {
+		Owner struct {
+			Login string `json:"login"`
+		} `json:"owner"`
+	} `json:"head_repository"`
 	PullRequests []struct {
 		Number int `json:"number"`
 		Head   struct {
@@ -186,6 +195,9 @@ func (p *payload) fillWorkflowRun(ev *Event) error {
 		return errors.New("workflow_run payload has no workflow_run id and head_sha")
 	}
 	ev.WorkflowRun = &WorkflowRun{ID: wr.ID, HeadSHA: wr.HeadSHA, HeadBranch: wr.HeadBranch, Event: wr.Event, Conclusion: wr.Conclusion}
+	if wr.HeadRepo != nil {
+		ev.WorkflowRun.HeadOwner = wr.HeadRepo.Owner.Login
+	}
 	// The payload lists the pull requests whose head is the run's head; a
 	// fork's pull requests are not listed (the API is asked instead).
 	for _, pr := range wr.PullRequests {

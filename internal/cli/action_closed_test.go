@@ -32,7 +32,7 @@ func TestAction_ClosedPullRequestDeletesTags(t *testing.T) {
 			if res.code != ExitClosed {
 				t.Fatalf("exit = %d, want %d\n%s%s", res.code, ExitClosed, res.stdout, res.summary)
 			}
-			refs := h.srv.Refs()
+			refs := h.srv.Tags()
 			if _, ok := refs["tags/greenlight/checkpoint/S-9"]; !ok || len(refs) != 1 {
 				t.Errorf("refs = %v, want only the other slice's checkpoint", refs)
 			}
@@ -67,7 +67,7 @@ func TestAction_MergedPullRequestFindsSliceInCommits(t *testing.T) {
 	if res := h.run("pull_request", payload); res.code != ExitClosed {
 		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
 	}
-	if refs := h.srv.Refs(); len(refs) != 0 {
+	if refs := h.srv.Tags(); len(refs) != 0 {
 		t.Errorf("refs = %v, want the S-4 checkpoint deleted", refs)
 	}
 }

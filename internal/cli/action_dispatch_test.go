@@ -39,7 +39,7 @@ func TestAction_DispatchPublishesDiagnosticReadOnly(t *testing.T) {
 					t.Errorf("%s: workflow_dispatch is read only", c)
 				}
 			}
-			if refs := h.srv.Refs(); len(refs) != 0 {
+			if refs := h.srv.Tags(); len(refs) != 0 {
 				t.Errorf("refs = %v, want none", refs)
 			}
 			if got := res.outputs["failed-attempts"]; got != strconv.Itoa(attempts) {
@@ -99,7 +99,7 @@ func TestAction_DryRunResetWritesNothing(t *testing.T) {
 	if w := h.writes(); len(w) != 0 {
 		t.Errorf("writes reached GitHub in a dry run: %v", w)
 	}
-	if refs := h.srv.Refs(); len(refs) != 1 {
+	if refs := h.srv.Tags(); len(refs) != 1 {
 		t.Errorf("refs = %v, want only the checkpoint", refs)
 	}
 	for _, claim := range []string{"rolled agent/S-3 back", "reset slice S-3 at", ": done"} {
@@ -135,7 +135,7 @@ func TestAction_DebugCommandPublishesDiagnostic(t *testing.T) {
 			t.Errorf("comment lacks %q:\n%s", want, comments[0].Body)
 		}
 	}
-	if refs := h.srv.Refs(); len(refs) != 0 {
+	if refs := h.srv.Tags(); len(refs) != 0 {
 		t.Errorf("refs = %v, want none: debug is read only", refs)
 	}
 }

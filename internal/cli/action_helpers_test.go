@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -111,6 +112,9 @@ func (h *actionHarness) run(event string, payload map[string]any) actionResult {
 
 func (h *actionHarness) runWith(event string, payload map[string]any, deps action.Deps) actionResult {
 	h.t.Helper()
+	if event == "push" {
+		h.pushed(payload)
+	}
 	dir := h.t.TempDir()
 	eventPath := filepath.Join(dir, "event.json")
 	data, err := json.Marshal(payload)
@@ -137,6 +141,31 @@ func (h *actionHarness) runWith(event string, payload map[string]any, deps actio
 	res.summary = readOptional(h.t, env["GITHUB_STEP_SUMMARY"])
 	res.outputs = parseOutputs(h.t, readOptional(h.t, env["GITHUB_OUTPUT"]))
 	return res
+}
+
+// pushed gives GitHub what a push gives it: the branch at the pushed head
+// and its commits, so the branch's history is GitHub's to walk.
+func (h *actionHarness) pushed(payload map[string]any) {
+	ref, _ := payload["ref"].(string)
+	after, _ := payload["after"].(string)
+	branch, ok := strings.CutPrefix(ref, "refs/heads/")
+	if !ok || len(after) != 40 || strings.Trim(after, "0") == "" {
+		return
+	}
+	cmd := exec.Command("git", "log", "--format=%H %T %P", after)
+	cmd.Dir = h.repo.dir
+	out, err := cmd.Output()
+	if err != nil {
+		return // a payload naming a commit the repository lacks: a test of its own
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			if _, _, _, known := h.srv.Commit(f[0]); !known {
+				h.srv.AddCommit(f[0], f[1], "", f[2:]...)
+			}
+		}
+	}
+	h.srv.SetRef("heads/"+branch, after)
 }
 
 func (h *actionHarness) waits() []time.Duration {

@@ -50,8 +50,8 @@ func TestAction_ThreeFailingPushesTripWithOneStickyComment(t *testing.T) {
 	if !ok || cp != base {
 		t.Errorf("checkpoint ref = %q (exists %v), want the first attempt's parent %s", cp, ok, base)
 	}
-	if got := len(h.srv.Refs()); got != 1 {
-		t.Errorf("refs = %v, want only the checkpoint", h.srv.Refs())
+	if got := len(h.srv.Tags()); got != 1 {
+		t.Errorf("refs = %v, want only the checkpoint", h.srv.Tags())
 	}
 	if got := h.countCalls("POST", "/git/refs"); got != 1 {
 		t.Errorf("ref creations = %d, want 1: the checkpoint is created once", got)
@@ -93,7 +93,7 @@ func TestAction_PullRequestThroughDefaultForgeHonoursAPIURL(t *testing.T) {
 		t.Errorf("comments on #7 = %+v, want one sticky S-3 comment", got)
 	}
 	if _, ok := h.srv.Ref("tags/greenlight/checkpoint/S-3"); !ok {
-		t.Errorf("no checkpoint ref created through GITHUB_API_URL; refs = %v", h.srv.Refs())
+		t.Errorf("no checkpoint ref created through GITHUB_API_URL; refs = %v", h.srv.Tags())
 	}
 }
 

@@ -83,7 +83,7 @@ func TestAction_ResetRefused(t *testing.T) {
 			if !strings.Contains(res.summary, tt.reason) {
 				t.Errorf("step summary lacks the reason %q:\n%s", tt.reason, res.summary)
 			}
-			if refs := h.srv.Refs(); len(refs) != 0 {
+			if refs := h.srv.Tags(); len(refs) != 0 {
 				t.Errorf("refs = %v, want none: nothing was reset or rolled back", refs)
 			}
 			for _, c := range h.writes() {

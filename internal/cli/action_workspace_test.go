@@ -110,7 +110,7 @@ func TestSliceWithSlash_RefusedIdenticallyByCLIAndAction(t *testing.T) {
 	if !strings.Contains(res.stdout, note) {
 		t.Errorf("Action: the log lacks the note %q:\n%s", note, res.stdout)
 	}
-	if refs := h.srv.Refs(); len(refs) != 0 {
+	if refs := h.srv.Tags(); len(refs) != 0 {
 		t.Errorf("Action created refs %v for an invalid slice", refs)
 	}
 	out, _, _ := runCLI(t, "", "evaluate", "--repo", h.repo.dir, "--head", head, "--base", "main", "--results", "junit.xml")

@@ -22,7 +22,9 @@ const DefaultAPIURL = "https://api.github.com/"
 
 // DefaultMaxWait bounds the time spent waiting out rate limits for one
 // request when Config.MaxWait is zero.
-const DefaultMaxWait = time.Minute
+// A secondary limit without Retry-After asks for a minute, then longer:
+// three minutes covers a minute and two.
+const DefaultMaxWait = 3 * time.Minute
 
 // DefaultRequestTimeout bounds one attempt of a request when
 // Config.RequestTimeout is zero.
@@ -120,13 +122,13 @@ func New(cfg Config) (*Client, error) {
 	if gqlURL == "" {
 		gqlURL = GraphQLURL(cfg.APIURL)
 	}
-	gqlClient := &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &authTransport{token: cfg.Token, base: t}}
-	c.gql = githubv4.NewEnterpriseClient(gqlURL, gqlClient)
-	c.blob = &http.Client{Timeout: hc.Timeout, Transport: t}
 	c.gh.UserAgent = "greenlight-breaker"
 	if cfg.UserAgent != "" {
 		c.gh.UserAgent = cfg.UserAgent
 	}
+	gqlClient := &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &authTransport{token: cfg.Token, userAgent: c.gh.UserAgent, base: t}}
+	c.gql = githubv4.NewEnterpriseClient(gqlURL, gqlClient)
+	c.blob = &http.Client{Timeout: hc.Timeout, Transport: t}
 	return c, nil
 }
 

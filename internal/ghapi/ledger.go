@@ -539,15 +539,18 @@ func (c *Client) CreateCheckRun(ctx context.Context, run action.CheckRun) (int64
 	return out.GetID(), nil
 }
 
-// authTransport adds the token to GraphQL requests (go-github adds it to
-// REST requests itself).
+// authTransport adds the token and the User-Agent to GraphQL requests
+// (go-github adds them to REST requests itself); GitHub asks every
+// request to name its client.
 type authTransport struct {
-	token string
-	base  http.RoundTripper
+	token     string
+	userAgent string
+	base      http.RoundTripper
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
+	req.Header.Set("User-Agent", t.userAgent)
 	if t.token != "" {
 		req.Header.Set("Authorization", "Bearer "+t.token)
 	}

@@ -64,6 +64,28 @@ func (c *Client) FindPullRequest(ctx context.Context, sha string) (breaker.PullR
 	return breaker.PullRequest{}, false, nil
 }
 
+// FindPullRequestByHead returns the open pull request of this repository
+// from owner's branch whose head is sha (GET pulls?head=OWNER:BRANCH):
+// the way to a fork's pull request, which commits/{sha}/pulls and a
+// workflow_run's pull_requests leave out (actions/runner#3444).
+func (c *Client) FindPullRequestByHead(ctx context.Context, owner, branch, sha string) (breaker.PullRequest, bool, error) {
+	var prs []*github.PullRequest
+	opts := &github.PullRequestListOptions{State: "open", Head: owner + ":" + branch, ListOptions: github.ListOptions{PerPage: 100}}
+	_, err := c.call(fmt.Sprintf("list pull requests from %s:%s", owner, branch), func() (r *github.Response, err error) {
+		prs, r, err = c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
+		return r, err
+	})
+	if err != nil {
+		return breaker.PullRequest{}, false, err
+	}
+	for _, pr := range prs {
+		if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
+			return toPullRequest(pr), true, nil
+		}
+	}
+	return breaker.PullRequest{}, false, nil
+}
+
 func toPullRequest(pr *github.PullRequest) breaker.PullRequest {
 	head := pr.GetHead().GetRepo().GetFullName()
 	return breaker.PullRequest{

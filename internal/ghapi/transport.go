@@ -26,16 +26,22 @@ const (
 // RateLimitError says that GitHub's rate limit would outlast the wait
 // bound; the request was not retried.
 type RateLimitError struct {
-	Status int           // 403 or 429
+	Status int           // 403 or 429; 200 for GraphQL's RATE_LIMITED
 	Reset  time.Time     // when GitHub says the limit lifts
 	Wait   time.Duration // how long that is from the last answer
 	Bound  time.Duration // Config.MaxWait
+	// GraphQL is true for GraphQL's points an hour, a budget of its own.
+	GraphQL bool
 }
 
-// Error says when the limit resets.
+// Error says which limit and when it resets.
 func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("github api rate limit (http %d): resets at %s (in %s), beyond the %s wait bound",
-		e.Status, e.Reset.UTC().Format(time.RFC3339), e.Wait.Round(time.Second), e.Bound)
+	what := fmt.Sprintf("github api rate limit (http %d)", e.Status)
+	if e.GraphQL {
+		what = "github graphql api rate limit (RATE_LIMITED: the hour's GraphQL points are spent)"
+	}
+	return fmt.Sprintf("%s: resets at %s (in %s), beyond the %s wait bound",
+		what, e.Reset.UTC().Format(time.RFC3339), e.Wait.Round(time.Second), e.Bound)
 }
 
 // transport retries rate-limited requests after the wait GitHub asks
@@ -80,7 +86,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			continue
 		}
 		resp.Body = capBody(resp, cancel)
-		wait, limited := rateLimitWait(resp, t.now())
+		wait, limited := rateLimitWait(resp, t.now(), limits)
+		gql := false
+		if !limited && isGraphQL(req) && resp.StatusCode == http.StatusOK {
+			wait, limited = graphQLRateLimited(resp, t.now())
+			gql = limited
+		}
 		// A rate limit means GitHub did not act: any method may be sent
 		// again. A 5xx may come after GitHub acted (a comment created, then
 		// the answer lost): only idempotent requests are sent again.
@@ -92,7 +103,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if limited {
 			limits++
 			if waited+wait > t.maxWait || limits > limitRetries {
-				return nil, &RateLimitError{Status: resp.StatusCode, Reset: t.now().Add(wait), Wait: wait, Bound: t.maxWait}
+				return nil, &RateLimitError{Status: resp.StatusCode, Reset: t.now().Add(wait), Wait: wait, Bound: t.maxWait, GraphQL: gql}
 			}
 			waited += wait
 		} else {
@@ -140,9 +151,45 @@ func idempotent(req *http.Request) bool {
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodPatch:
 		return true
 	case http.MethodPost:
-		return strings.HasSuffix(req.URL.Path, "/graphql")
+		return isGraphQL(req)
 	}
 	return false
+}
+
+// isGraphQL reports whether req is a GraphQL query.
+func isGraphQL(req *http.Request) bool {
+	return req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/graphql")
+}
+
+// graphQLRateLimited reports whether a GraphQL answer (HTTP 200) is
+// GitHub's primary rate limit — an error of type RATE_LIMITED (RATE_LIMIT
+// has been seen too: yanyongyu/githubkit#271) — and how long to wait:
+// Retry-After, else until x-ratelimit-reset, else a minute. The body is
+// left readable.
+func graphQLRateLimited(resp *http.Response, now time.Time) (time.Duration, bool) {
+	data, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	if err != nil || !bytes.Contains(data, []byte("RATE_LIMIT")) {
+		return 0, false
+	}
+	var body struct {
+		Errors []struct {
+			Type string `json:"type"`
+		} `json:"errors"`
+	}
+	if json.Unmarshal(data, &body) != nil {
+		return 0, false
+	}
+	for _, e := range body.Errors {
+		if e.Type == "RATE_LIMITED" || e.Type == "RATE_LIMIT" {
+			if wait, ok := headerWait(resp, now); ok {
+				return wait, true
+			}
+			return defaultLimitWait, true
+		}
+	}
+	return 0, false
 }
 
 // capBody bounds what may be read of a response (1 MiB of an error, 64 MiB
@@ -179,8 +226,11 @@ func discard(resp *http.Response) {
 
 // rateLimitWait reports whether resp is a rate limit — 429, or 403 with
 // x-ratelimit-remaining 0 or a secondary-limit body — and how long to
-// wait: Retry-After, else until x-ratelimit-reset, else a minute.
-func rateLimitWait(resp *http.Response, now time.Time) (time.Duration, bool) {
+// wait, as GitHub's "Handle rate limit errors appropriately" says:
+// Retry-After when given; else, for the primary limit (remaining 0), until
+// x-ratelimit-reset; else (a secondary limit) at least a minute, doubling
+// with each retry already made (prior).
+func rateLimitWait(resp *http.Response, now time.Time, prior int) (time.Duration, bool) {
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
 	case resp.StatusCode != http.StatusForbidden:
@@ -189,17 +239,38 @@ func rateLimitWait(resp *http.Response, now time.Time) (time.Duration, bool) {
 	case !secondaryBody(resp):
 		return 0, false
 	}
+	if wait, ok := retryAfter(resp, now); ok {
+		return wait, true
+	}
+	if resp.Header.Get("X-Ratelimit-Remaining") == "0" {
+		if wait, ok := headerWait(resp, now); ok {
+			return wait, true
+		}
+	}
+	return defaultLimitWait << min(prior, 6), true
+}
+
+// retryAfter reads Retry-After, in seconds or as a date.
+func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s >= 0 {
 		return time.Duration(s) * time.Second, true
 	}
 	if at, err := http.ParseTime(resp.Header.Get("Retry-After")); err == nil {
 		return max(at.Sub(now), 0), true
 	}
+	return 0, false
+}
+
+// headerWait is Retry-After, else the time until x-ratelimit-reset.
+func headerWait(resp *http.Response, now time.Time) (time.Duration, bool) {
+	if wait, ok := retryAfter(resp, now); ok {
+		return wait, true
+	}
 	if epoch, err := strconv.ParseInt(resp.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil {
 		// The reset second has begun but not ended: wait past it.
 		return max(time.Unix(epoch, 0).Sub(now)+time.Second, time.Second), true
 	}
-	return defaultLimitWait, true
+	return 0, false
 }
 
 // secondaryBody reports whether a 403's body is a secondary rate limit,

@@ -76,13 +76,13 @@ func TestClient_RateLimitBeyondBound(t *testing.T) {
 	}{
 		{"primary limit resets in ten minutes",
 			ghfake.Failure{Status: 403, Header: map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": epoch(10 * time.Minute)}},
-			"get ref " + checkpoint + ": github api rate limit (http 403): resets at 2024-05-01T12:10:01Z (in 10m1s), beyond the 1m0s wait bound"},
+			"get ref " + checkpoint + ": github api rate limit (http 403): resets at 2024-05-01T12:10:01Z (in 10m1s), beyond the 3m0s wait bound"},
 		{"429 retry-after beyond bound",
-			ghfake.Failure{Status: 429, Header: map[string]string{"Retry-After": "120"}},
-			"get ref " + checkpoint + ": github api rate limit (http 429): resets at 2024-05-01T12:02:00Z (in 2m0s), beyond the 1m0s wait bound"},
+			ghfake.Failure{Status: 429, Header: map[string]string{"Retry-After": "240"}},
+			"get ref " + checkpoint + ": github api rate limit (http 429): resets at 2024-05-01T12:04:00Z (in 4m0s), beyond the 3m0s wait bound"},
 		{"waits add up past the bound",
-			ghfake.Failure{Status: 429, Header: map[string]string{"Retry-After": "40"}, Times: 2},
-			"get ref " + checkpoint + ": github api rate limit (http 429): resets at 2024-05-01T12:00:40Z (in 40s), beyond the 1m0s wait bound"},
+			ghfake.Failure{Status: 429, Header: map[string]string{"Retry-After": "100"}, Times: 2},
+			"get ref " + checkpoint + ": github api rate limit (http 429): resets at 2024-05-01T12:01:40Z (in 1m40s), beyond the 3m0s wait bound"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 )
 
 // The app GITHUB_TOKEN writes as: check runs created through the API belong
-// to it unless SetCheckApp says otherwise.
+// to it unless WithApp says otherwise.
 const (
 	ActionsAppID   = 15368
 	ActionsAppSlug = "github-actions"
@@ -134,7 +134,7 @@ func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request) {
 	s.nextCheckRunID++
 	run := CheckRun{ID: s.nextCheckRunID, Name: in.Name, HeadSHA: in.HeadSHA, Conclusion: in.Conclusion,
 		Title: in.Output.Title, Summary: in.Output.Summary, Text: in.Output.Text,
-		Annotations: len(in.Output.Annotations), AppID: ActionsAppID, AppSlug: ActionsAppSlug}
+		Annotations: len(in.Output.Annotations), AppID: s.appID, AppSlug: s.appSlug}
 	s.checkRuns = append(s.checkRuns, run)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusCreated, map[string]any{

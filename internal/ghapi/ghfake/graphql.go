@@ -107,7 +107,7 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 // suffix, unlike an author field (actorNode).
 func (s *Server) viewerNode() map[string]any {
 	if s.user == "" {
-		return map[string]any{"__typename": "Bot", "login": BotLogin}
+		return map[string]any{"__typename": "Bot", "login": s.botLogin}
 	}
 	kind := "User"
 	if strings.HasSuffix(strings.ToLower(s.user), "[bot]") {

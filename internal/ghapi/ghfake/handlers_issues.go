@@ -36,16 +36,49 @@ func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.pullJSON(pr))
 }
 
+// pullsForCommit lists the pull requests whose head is sha. As on GitHub,
+// a fork's pull request is not among them: the endpoint lists the pull
+// requests of the base repository's branches (actions/runner#3444 and
+// users' reports: it answers [] for a fork's head).
 func (s *Server) pullsForCommit(w http.ResponseWriter, r *http.Request) {
 	sha := r.PathValue("sha")
 	s.mu.Lock()
 	var prs []breaker.PullRequest
 	for _, pr := range s.prs {
-		if pr.HeadSHA == sha {
+		if pr.HeadSHA == sha && !pr.Fork {
 			prs = append(prs, pr)
 		}
 	}
 	s.mu.Unlock()
+	s.writePulls(w, prs)
+}
+
+// listPulls answers GET pulls: state (open by default, closed, all) and
+// head ("owner:branch", the head repository's owner) filter, as GitHub's
+// "List pull requests" does.
+func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
+	state := r.URL.Query().Get("state")
+	if state == "" {
+		state = "open"
+	}
+	head := r.URL.Query().Get("head")
+	s.mu.Lock()
+	var prs []breaker.PullRequest
+	for _, pr := range s.prs {
+		owner := s.owner
+		if pr.Fork {
+			owner = pr.Author
+		}
+		if (state != "all" && pr.State != state) || (head != "" && !strings.EqualFold(head, owner+":"+pr.HeadRef)) {
+			continue
+		}
+		prs = append(prs, pr)
+	}
+	s.mu.Unlock()
+	s.writePulls(w, prs)
+}
+
+func (s *Server) writePulls(w http.ResponseWriter, prs []breaker.PullRequest) {
 	slices.SortFunc(prs, func(a, b breaker.PullRequest) int { return a.Number - b.Number })
 	out := make([]map[string]any, 0, len(prs))
 	for _, pr := range prs {
@@ -135,7 +168,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	author := s.user
 	if author == "" {
-		author = BotLogin
+		author = s.botLogin
 	}
 	id := s.addComment(n, author, *in.Body)
 	c := s.comments[len(s.comments)-1]

@@ -29,6 +29,8 @@ type Call struct {
 	Path   string // unescaped, without the API prefix, e.g. "/repos/o/r/git/refs"
 	Query  string // raw query string
 	Body   string
+	// UserAgent is the request's User-Agent header.
+	UserAgent string
 }
 
 // String renders the call as "METHOD /path".
@@ -64,6 +66,15 @@ func WithMaxPerPage(n int) Option {
 	}
 }
 
+// WithApp makes the token a GitHub App's installation token (as
+// actions/create-github-app-token makes): check runs created through the
+// API belong to App id, comments are written by "<slug>[bot]", and
+// GraphQL's viewer answers that login. GET /user still answers 403, as it
+// does for any installation token.
+func WithApp(id int64, slug string) Option {
+	return func(s *Server) { s.appID, s.appSlug, s.botLogin = id, slug, slug+"[bot]" }
+}
+
 // Server is a stateful fake of the GitHub REST API subset the breaker
 // uses. It is safe for concurrent use.
 type Server struct {
@@ -97,6 +108,9 @@ type Server struct {
 	queries       []string
 
 	nextCheckRunID, nextCommentID int64
+	appID                         int64  // the token's app: check runs are its
+	appSlug                       string // its slug
+	botLogin                      string // the login it comments as
 	gqlLimit, gqlUsed             int
 	gqlCosts                      []int
 }
@@ -116,6 +130,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
 		prs: map[int]breaker.PullRequest{}, nextID: 1000,
 		nextCheckRunID: firstCheckRunID - 1, nextCommentID: firstCommentID - 1, gqlLimit: DefaultGraphQLLimit,
+		appID: ActionsAppID, appSlug: ActionsAppSlug, botLogin: BotLogin,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},
 		prCommits: map[int][]string{}, forcePushes: map[int][]string{}, commitLogins: map[string]string{},
 	}
@@ -165,7 +180,7 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 10<<20))
 		p := strings.TrimPrefix(r.URL.Path, s.prefix)
 		s.mu.Lock()
-		s.calls = append(s.calls, Call{Method: r.Method, Path: p, Query: r.URL.RawQuery, Body: string(body)})
+		s.calls = append(s.calls, Call{Method: r.Method, Path: p, Query: r.URL.RawQuery, Body: string(body), UserAgent: r.Header.Get("User-Agent")})
 		f, failed := s.takeFailure(r.Method, p)
 		s.mu.Unlock()
 		if failed && !f.After {
@@ -201,6 +216,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET "+s.prefix+"/user", s.getUser)
 	handle("GET /pulls/{number}", s.getPull)
 	handle("GET /commits/{sha}/pulls", s.pullsForCommit)
+	handle("GET /pulls", s.listPulls)
 	handle("GET /issues/{number}/comments", s.listComments)
 	handle("POST /issues/{number}/comments", s.createComment)
 	handle("PATCH /issues/comments/{id}", s.editComment)

@@ -233,9 +233,17 @@ func TestServer_PullShape(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pull (-want +got):\n%s", diff)
 	}
-	list := do(t, "GET", srv.URL()+"repos/Codertocat/Hello-World/commits/"+sha+"/pulls", "").List
+	// A fork's pull request is not listed by its head commit (GitHub lists
+	// the base repository's branches' pull requests there), only by head.
+	if list := do(t, "GET", srv.URL()+"repos/Codertocat/Hello-World/commits/"+sha+"/pulls", "").List; len(list) != 0 {
+		t.Errorf("got %d pulls for a fork's commit, want none, as GitHub answers", len(list))
+	}
+	list := do(t, "GET", srv.URL()+"repos/Codertocat/Hello-World/pulls?state=open&head=stranger:patch-1", "").List
 	if len(list) != 1 || list[0]["number"] != 9.0 {
-		t.Errorf("got %d pulls for the commit, want #9 alone", len(list))
+		t.Errorf("got %d pulls from stranger:patch-1, want #9 alone", len(list))
+	}
+	if list := do(t, "GET", srv.URL()+"repos/Codertocat/Hello-World/pulls?head=Codertocat:patch-1", "").List; len(list) != 0 {
+		t.Errorf("got %d pulls from Codertocat:patch-1, want none: the head is the fork's", len(list))
 	}
 	// With the shared fixtures beside the repository the rest of the
 	// object is the real webhook payload's.

@@ -139,3 +139,18 @@ func (s *Server) descends(sha, ancestor string) bool {
 	}
 	return false
 }
+
+// Tags returns a copy of the tags, keyed by name without "refs/" (e.g.
+// "tags/greenlight/checkpoint/S-3"): the refs the breaker writes, without
+// the branches pushes made.
+func (s *Server) Tags() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]string{}
+	for k, v := range s.refs {
+		if strings.HasPrefix(k, "tags/") {
+			out[k] = v
+		}
+	}
+	return out
+}
