@@ -94,12 +94,12 @@ type payload struct {
 }
 
 type workflowRunJSON struct {
-	ID           int64  `json:"id"`
-	HeadSHA      string `json:"head_sha"`
-	HeadBranch   string `json:"head_branch"`
-	Event        string `json:"event"`
-	Conclusion   string `json:"conclusion"`
-	HeadRepo     *struct {
+	ID         int64  `json:"id"`
+	HeadSHA    string `json:"head_sha"`
+	HeadBranch string `json:"head_branch"`
+	Event      string `json:"event"`
+	Conclusion string `json:"conclusion"`
+	HeadRepo   *struct {
 		Owner struct {
 			Login string `json:"login"`
 		} `json:"owner"`
