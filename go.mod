@@ -15,6 +15,7 @@ require (
 	github.com/shurcooL/githubv4 v0.0.0-20260209031235-2402fdf4a9ed
 	github.com/vektah/gqlparser/v2 v2.5.64
 	go.yaml.in/yaml/v3 v3.0.5
+	golang.org/x/mod v0.21.0
 	golang.org/x/tools v0.26.0
 )
 

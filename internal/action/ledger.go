@@ -208,15 +208,21 @@ func checkTitle(d breaker.Decision) string {
 // annotations mark the failing tests of this run at their file and line.
 func annotations(snap evaluate.Snapshot, r *run) []Annotation {
 	var out []Annotation
+	paths := newAnnotationPaths(r.gh.Workspace)
+	defer paths.Close()
 	for _, t := range snap.Failing() {
 		if t.File == "" || t.Line <= 0 || len(out) == 50 {
+			continue
+		}
+		file, ok := paths.path(t.File, t.Suite)
+		if !ok {
 			continue
 		}
 		msg := report.SafeLine(r.red.Clean(report.Clip(t.Message, 1000)))
 		if msg == "" {
 			msg = "failed"
 		}
-		out = append(out, Annotation{Path: t.File, Line: t.Line, Title: report.SafeLine(report.Clip(t.FullName(), 200)), Message: msg})
+		out = append(out, Annotation{Path: file, Line: t.Line, Title: report.SafeLine(report.Clip(t.FullName(), 200)), Message: msg})
 	}
 	return out
 }

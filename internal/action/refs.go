@@ -54,6 +54,10 @@ func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing 
 		case errors.Is(err, breaker.ErrForbidden):
 			r.note("the token may not create tags (a fork pull request's read-only token?): checkpoint tag %s not created", d.Checkpoint.Tag)
 			return ""
+		case errors.Is(err, breaker.ErrRuleset):
+			r.note("a repository ruleset refuses the checkpoint tag %s (GitHub: \"Repository rule violations found\"). The checkpoint stays in the ledger; the tag is only a convenience for `git checkout`. "+
+				"To have it, add the breaker's identity (the GitHub Actions app, or the breaker's App) to the tag ruleset's bypass list, or set the tag-prefix input to a namespace the ruleset does not cover", d.Checkpoint.Tag)
+			return ""
 		case !errors.Is(err, breaker.ErrRefExists):
 			r.note("could not create the checkpoint tag %s: %v", d.Checkpoint.Tag, err)
 			return ""

@@ -27,6 +27,10 @@ type Comment struct {
 // ErrRefExists is returned when creating a ref when the ref already exists.
 var ErrRefExists = errors.New("ref already exists")
 
+// ErrRuleset is returned when a repository ruleset refuses a ref write
+// (GitHub: 422 "Repository rule violations found").
+var ErrRuleset = errors.New("refused by a repository ruleset")
+
 // ErrForbidden is returned when the token may not do what was asked
 // (a fork pull request's read-only token, missing permissions).
 var ErrForbidden = errors.New("forbidden")

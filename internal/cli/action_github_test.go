@@ -285,3 +285,29 @@ func TestGitHub_EveryRequestHasOurUserAgent(t *testing.T) {
 		}
 	}
 }
+
+// A ruleset that restricts tags refuses the checkpoint tag with 422
+// "Repository rule violations found": the run says so once, with what to
+// do, and the verdict stands.
+func TestGitHub_TagRulesetRefusalSaysTheFix(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	h.srv.SetRuleset("tags/")
+	_, head := h.spiral(3)
+	h.openPR(head)
+	res := h.run("push", pushEvent(t, "agent/S-3", head))
+	if res.code != ExitTripped {
+		t.Fatalf("exit %d, want 42: a refused tag never changes the verdict\n%s", res.code, res.stdout)
+	}
+	if got := strings.Count(res.summary, "ruleset refuses the checkpoint tag"); got != 1 {
+		t.Errorf("the refusal is said %d times in the summary, want once:\n%s", got, res.summary)
+	}
+	for _, fix := range []string{"bypass list", "tag-prefix"} {
+		if !strings.Contains(res.summary, fix) {
+			t.Errorf("the summary does not say the fix (%s):\n%s", fix, res.summary)
+		}
+	}
+	if len(h.srv.Tags()) != 0 {
+		t.Errorf("tags %v exist despite the ruleset", h.srv.Tags())
+	}
+}

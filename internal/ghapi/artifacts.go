@@ -5,9 +5,60 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/google/go-github/v60/github"
 )
+
+// maxArtifactPages bounds the pages of a run's artifacts read.
+const maxArtifactPages = 10
+
+// findArtifact finds run runID's unexpired artifact name, asking GitHub
+// for that name (the endpoint's name filter) and reading every page; names
+// are what the run has when it is not found.
+func (c *Client) findArtifact(ctx context.Context, op string, runID int64, name string) (*github.Artifact, []string, error) {
+	u := fmt.Sprintf("repos/%s/%s/actions/runs/%d/artifacts?name=%s&per_page=100",
+		url.PathEscape(c.owner), url.PathEscape(c.repo), runID, url.QueryEscape(name))
+	var names []string
+	var found *github.Artifact
+	for page := 1; page <= maxArtifactPages; page++ {
+		var list github.ArtifactList
+		resp, err := c.call(op, func() (*github.Response, error) {
+			req, err := c.gh.NewRequest(http.MethodGet, u+"&page="+strconv.Itoa(page), nil)
+			if err != nil {
+				return nil, err
+			}
+			return c.gh.Do(ctx, req, &list)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, a := range list.Artifacts {
+			names = append(names, a.GetName())
+			if a.GetName() == name && !a.GetExpired() {
+				found = a
+			}
+		}
+		if resp.NextPage == 0 {
+			break
+		}
+	}
+	if found == nil && len(names) == 0 {
+		// Name the run's artifacts in the error: one more request, on the
+		// way to failing anyway.
+		var list *github.ArtifactList
+		if _, err := c.call(op, func() (r *github.Response, err error) {
+			list, r, err = c.gh.Actions.ListWorkflowRunArtifacts(ctx, c.owner, c.repo, runID, &github.ListOptions{PerPage: 100})
+			return r, err
+		}); err == nil {
+			for _, a := range list.Artifacts {
+				names = append(names, a.GetName())
+			}
+		}
+	}
+	return found, names, nil
+}
 
 // DownloadArtifact returns the zip archive of the artifact named name of
 // workflow run runID, refusing one over max bytes before and while it is
@@ -15,21 +66,9 @@ import (
 // to; the token is never sent there.
 func (c *Client) DownloadArtifact(ctx context.Context, runID int64, name string, max int64) ([]byte, error) {
 	op := fmt.Sprintf("download artifact %q of run %d", name, runID)
-	var list *github.ArtifactList
-	_, err := c.call(op, func() (r *github.Response, err error) {
-		list, r, err = c.gh.Actions.ListWorkflowRunArtifacts(ctx, c.owner, c.repo, runID, &github.ListOptions{PerPage: 100})
-		return r, err
-	})
+	art, names, err := c.findArtifact(ctx, op, runID, name)
 	if err != nil {
 		return nil, err
-	}
-	var art *github.Artifact
-	var names []string
-	for _, a := range list.Artifacts {
-		names = append(names, a.GetName())
-		if a.GetName() == name && !a.GetExpired() {
-			art = a
-		}
 	}
 	switch {
 	case art == nil:

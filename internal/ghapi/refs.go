@@ -43,6 +43,15 @@ func (c *Client) CreateRef(ctx context.Context, ref, sha string) error {
 	if status(resp) == http.StatusUnprocessableEntity && strings.Contains(strings.ToLower(message(err)), "already exists") {
 		return fmt.Errorf("%w: %w", breaker.ErrRefExists, err)
 	}
+	return rulesetError(resp, err)
+}
+
+// rulesetError marks a 422 "Repository rule violations found" with
+// breaker.ErrRuleset.
+func rulesetError(resp *github.Response, err error) error {
+	if status(resp) == http.StatusUnprocessableEntity && strings.Contains(strings.ToLower(message(err)), "rule violation") {
+		return fmt.Errorf("%w: %w", breaker.ErrRuleset, err)
+	}
 	return err
 }
 
@@ -50,11 +59,11 @@ func (c *Client) CreateRef(ctx context.Context, ref, sha string) error {
 // that is not a fast forward (422).
 func (c *Client) UpdateRef(ctx context.Context, ref, sha string, force bool) error {
 	ref = strings.TrimPrefix(ref, "refs/")
-	_, err := c.call("update ref "+ref, func() (r *github.Response, err error) {
+	resp, err := c.call("update ref "+ref, func() (r *github.Response, err error) {
 		_, r, err = c.gh.Git.UpdateRef(ctx, c.owner, c.repo, &github.Reference{Ref: &ref, Object: &github.GitObject{SHA: &sha}}, force)
 		return r, err
 	})
-	return err
+	return rulesetError(resp, err)
 }
 
 // DeleteRef deletes ref; a missing ref (404, or 422 "Reference does not
@@ -69,7 +78,7 @@ func (c *Client) DeleteRef(ctx context.Context, ref string) error {
 	if missing {
 		return nil
 	}
-	return err
+	return rulesetError(resp, err)
 }
 
 // CommitTree returns the tree SHA of commit sha (GET git/commits/{sha}).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 type artifact struct {
@@ -30,18 +31,32 @@ func (s *Server) BlobAuthorization() []string {
 	return append([]string(nil), s.blobAuth...)
 }
 
+// listArtifacts answers GET actions/runs/{run}/artifacts: the name filter,
+// per_page (default 30, max 100) and page, with the Link header, as
+// GitHub's "List workflow run artifacts" does.
 func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request) {
 	run, _ := strconv.ParseInt(r.PathValue("run"), 10, 64)
+	name := r.URL.Query().Get("name")
 	s.mu.Lock()
-	var list []any
+	var all []any
 	for _, a := range s.artifacts {
-		if a.RunID == run {
-			list = append(list, map[string]any{"id": a.ID, "name": a.Name, "size_in_bytes": len(a.Zip), "expired": false,
-				"archive_download_url": s.apiURL("/repos/%s/%s/actions/artifacts/%d/zip", s.owner, s.repo, a.ID)})
+		if a.RunID == run && (name == "" || a.Name == name) {
+			all = append(all, map[string]any{"id": a.ID, "node_id": "MDg6QXJ0aWZhY3Qx", "name": a.Name, "size_in_bytes": len(a.Zip),
+				"url":                  s.apiURL("/repos/%s/%s/actions/artifacts/%d", s.owner, s.repo, a.ID),
+				"archive_download_url": s.apiURL("/repos/%s/%s/actions/artifacts/%d/zip", s.owner, s.repo, a.ID),
+				"expired":              false, "created_at": epoch.Format(time.RFC3339), "expires_at": epoch.Add(90 * 24 * time.Hour).Format(time.RFC3339),
+				"updated_at": epoch.Format(time.RFC3339)})
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(list), "artifacts": orEmpty(list)})
+	perPage := min(max(queryInt(r, "per_page", 30), 1), s.maxPerPage)
+	page := max(queryInt(r, "page", 1), 1)
+	last := max((len(all)+perPage-1)/perPage, 1)
+	lo, hi := min((page-1)*perPage, len(all)), min(page*perPage, len(all))
+	if link := s.linkHeader(r, perPage, page, last); link != "" {
+		w.Header().Set("Link", link)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(all), "artifacts": orEmpty(all[lo:hi])})
 }
 
 // artifactZip redirects to the archive, as GitHub does to a signed URL on

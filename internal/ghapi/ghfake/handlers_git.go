@@ -44,11 +44,16 @@ func (s *Server) createRef(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	ruled := s.ruleset != "" && strings.HasPrefix(ref, s.ruleset)
 	_, exists := s.refs[ref]
-	if !exists {
+	if !exists && !ruled {
 		s.refs[ref] = in.SHA
 	}
 	s.mu.Unlock()
+	if ruled {
+		writeError(w, http.StatusUnprocessableEntity, BodyRuleViolation, refsDoc+"#create-a-reference")
+		return
+	}
 	if exists {
 		writeError(w, http.StatusUnprocessableEntity, "Reference already exists", refsDoc+"#create-a-reference")
 		return

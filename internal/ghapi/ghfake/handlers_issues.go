@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
@@ -129,8 +130,13 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 
 // linkHeader renders GitHub's pagination Link header.
 func (s *Server) linkHeader(r *http.Request, perPage, page, last int) string {
+	// GitHub's links keep the request's other parameters (a filter such
+	// as name= or state=).
 	at := func(p int, rel string) string {
-		return fmt.Sprintf(`<%s%s?per_page=%d&page=%d>; rel="%s"`, s.srv.URL, r.URL.EscapedPath(), perPage, p, rel)
+		q := r.URL.Query()
+		q.Set("per_page", strconv.Itoa(perPage))
+		q.Set("page", strconv.Itoa(p))
+		return fmt.Sprintf(`<%s%s?%s>; rel="%s"`, s.srv.URL, r.URL.EscapedPath(), q.Encode(), rel)
 	}
 	var parts []string
 	if page > 1 {
@@ -165,6 +171,9 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "Invalid request.\n\n\"body\" wasn't supplied.", docsURL+"/issues/comments#create-an-issue-comment")
 		return
 	}
+	if tooLong(w, *in.Body) {
+		return
+	}
 	s.mu.Lock()
 	author := s.user
 	if author == "" {
@@ -184,6 +193,9 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	}
 	if json.NewDecoder(r.Body).Decode(&in) != nil || in.Body == nil {
 		writeError(w, http.StatusUnprocessableEntity, "Invalid request.\n\n\"body\" wasn't supplied.", docsURL+"/issues/comments#update-an-issue-comment")
+		return
+	}
+	if tooLong(w, *in.Body) {
 		return
 	}
 	s.mu.Lock()
@@ -234,4 +246,21 @@ func (s *Server) getPermission(w http.ResponseWriter, r *http.Request) {
 		perm = "read"
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"permission": perm, "role_name": role, "user": userJSON(login)})
+}
+
+// maxCommentChars is GitHub's limit on a comment's body, in characters.
+const maxCommentChars = 65536
+
+// tooLong answers GitHub's 422 for a comment body over the limit.
+func tooLong(w http.ResponseWriter, body string) bool {
+	if utf8.RuneCountInString(body) <= maxCommentChars {
+		return false
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+		"message": "Validation Failed",
+		"errors": []any{map[string]any{"resource": "IssueComment", "code": "custom", "field": "body",
+			"message": "body is too long (maximum is 65536 characters)"}},
+		"documentation_url": docsURL + "/issues/comments#create-an-issue-comment",
+	})
+	return true
 }

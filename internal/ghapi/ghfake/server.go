@@ -111,6 +111,7 @@ type Server struct {
 	appID                         int64  // the token's app: check runs are its
 	appSlug                       string // its slug
 	botLogin                      string // the login it comments as
+	ruleset                       string // refs under it may not be created
 	gqlLimit, gqlUsed             int
 	gqlCosts                      []int
 }

@@ -154,3 +154,15 @@ func (s *Server) Tags() map[string]string {
 	}
 	return out
 }
+
+// BodyRuleViolation is GitHub's message when a repository ruleset refuses
+// a ref (HTTP 422), as users' reports quote it.
+const BodyRuleViolation = "Repository rule violations found\n\nCannot create ref due to creations being restricted.\n\n"
+
+// SetRuleset makes a ruleset restrict creating refs under prefix (named
+// without "refs/", e.g. "tags/"): POST git/refs there answers 422.
+func (s *Server) SetRuleset(prefix string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ruleset = prefix
+}

@@ -1,0 +1,131 @@
+package ghapi
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+)
+
+// sha is a made-up commit id, distinct for each n.
+func sha(n int) string { return fmt.Sprintf("%040x", n+1) }
+
+// richLedger gives pull request 7 what a long-lived agent pull request
+// has on GitHub: 130 commits (two pages), 120 force pushes (two pages), a
+// head re-run in the same check suite (GraphQL's default checkType LATEST
+// hides the first run), a head with the breaker's runs in two suites
+// (two workflows), a comment by the bot, and GitHub-sized ids. It returns
+// how many check runs the ledger holds.
+func richLedger(srv *ghfake.Server) int {
+	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: sha(129), HeadRef: "agent/fix", BaseRef: "main", Author: "agent"})
+	var commits []string
+	runs := 0
+	add := func(run ghfake.CheckRun) {
+		run.Name, run.AppID, run.AppSlug = "greenlight-breaker", ghfake.ActionsAppID, ghfake.ActionsAppSlug
+		srv.AddCheckRun(run)
+		runs++
+	}
+	for i := range 130 {
+		commits = append(commits, sha(i))
+		add(ghfake.CheckRun{HeadSHA: sha(i), Text: "entry"})
+	}
+	add(ghfake.CheckRun{HeadSHA: sha(5), Text: "re-run"})
+	add(ghfake.CheckRun{HeadSHA: sha(6), Text: "other workflow", Suite: 2})
+	srv.SetPullRequestCommits(7, commits)
+	for i := range 120 {
+		before := sha(1000 + i)
+		srv.AddForcePush(7, before)
+		add(ghfake.CheckRun{HeadSHA: before, Text: "pushed away"})
+	}
+	srv.AddComment(7, ghfake.BotLogin, "<!-- greenlight-breaker:S-3 -->\nours")
+	return runs
+}
+
+// The ledger is read completely — every page of commits and force pushes,
+// every run of a head (re-runs and other suites) — with ids past 2^31, a
+// bot's login in REST's form, and each query within GitHub's points.
+func TestReadLedger_ReadsEverythingGitHubHas(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	want := richLedger(srv)
+	c, _ := newClient(t, srv)
+	st, err := c.ReadLedger(context.Background(), action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Runs) != want {
+		t.Errorf("read %d check runs, want all %d", len(st.Runs), want)
+	}
+	texts := map[string]bool{}
+	for _, r := range st.Runs {
+		texts[r.Text] = true
+		if r.ID <= math.MaxInt32 || r.AppID != ghfake.ActionsAppID {
+			t.Errorf("run %+v: want an id past 2^31 and the Actions app", r)
+		}
+	}
+	for _, w := range []string{"re-run", "other workflow", "pushed away"} {
+		if !texts[w] {
+			t.Errorf("the %q run was not read", w)
+		}
+	}
+	if st.Viewer != ghfake.BotLogin {
+		t.Errorf("viewer %q, want %q", st.Viewer, ghfake.BotLogin)
+	}
+	if len(st.Comments) != 1 || st.Comments[0].Author != ghfake.BotLogin || st.Comments[0].ID <= math.MaxInt32 {
+		t.Errorf("comments %+v; want one by %s with its 64-bit id", st.Comments, ghfake.BotLogin)
+	}
+	for i, cost := range srv.GraphQLCosts() {
+		if cost > 5 {
+			t.Errorf("query %d cost %d points, want at most 5", i, cost)
+		}
+	}
+	if st.RateLimit.Queries != len(srv.GraphQLCosts()) || st.RateLimit.Remaining <= 0 {
+		t.Errorf("rate limit %+v; want every query counted and the points left", st.RateLimit)
+	}
+}
+
+// GitHub's errors at HTTP 200 are errors, never an empty ledger: a pull
+// request that does not exist (NOT_FOUND, null pullRequest), a repository
+// the token cannot see.
+func TestReadLedger_GraphQLErrorsAreErrors(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	c, _ := newClient(t, srv)
+	_, err := c.ReadLedger(context.Background(), action.LedgerQuery{PR: 99, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	if err == nil || !strings.Contains(err.Error(), "Could not resolve to a PullRequest") {
+		t.Errorf("missing pull request: %v; want GitHub's NOT_FOUND", err)
+	}
+	srv.Fail(ghfake.Failure{Method: "POST", Path: "/graphql", Status: 200,
+		Body: `{"data":{"repository":null},"errors":[{"type":"FORBIDDEN","path":["repository"],"message":"Resource not accessible by integration"}]}`})
+	_, err = c.ReadLedger(context.Background(), action.LedgerQuery{Branch: "main", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	if err == nil || !strings.Contains(err.Error(), "not accessible") {
+		t.Errorf("forbidden: %v; want GitHub's FORBIDDEN", err)
+	}
+}
+
+// A branch without a pull request: its history is walked page by page,
+// so a push of 100 empty commits does not push the observed heads out.
+func TestReadLedger_BranchHistoryEveryPage(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	parent := []string{}
+	for i := range 250 {
+		srv.AddCommit(sha(i), sha(5000), "c", parent...)
+		parent = []string{sha(i)}
+	}
+	srv.SetRef("heads/agent/fix", sha(249))
+	srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: sha(3), Text: "old", AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+	c, _ := newClient(t, srv)
+	st, err := c.ReadLedger(context.Background(), action.LedgerQuery{Branch: "agent/fix", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Runs) != 1 || st.Runs[0].HeadSHA != sha(3) {
+		t.Errorf("runs %+v; want the one 246 commits back", st.Runs)
+	}
+}
