@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 
 	"github.com/greenlight-ci/breaker/internal/action"
 )
@@ -141,10 +142,13 @@ func workflowRunEvent(t *testing.T, runID int64, pr breaker.PullRequest) map[str
 	setPath(p, "workflow_run.event", "pull_request")
 	setPath(p, "workflow_run.head_sha", pr.HeadSHA)
 	setPath(p, "workflow_run.head_branch", pr.HeadRef)
+	repo := map[string]any{"id": 731002, "name": ghfake.DefaultRepo, "url": "https://api.github.com/repos/" + ghfake.DefaultOwner + "/" + ghfake.DefaultRepo}
 	setPath(p, "workflow_run.pull_requests", []any{map[string]any{
+		"url":    "https://api.github.com/repos/" + ghfake.DefaultOwner + "/" + ghfake.DefaultRepo + "/pulls/" + strconv.Itoa(pr.Number),
+		"id":     1881000 + pr.Number,
 		"number": pr.Number,
-		"head":   map[string]any{"ref": pr.HeadRef, "sha": pr.HeadSHA},
-		"base":   map[string]any{"ref": pr.BaseRef, "sha": pr.BaseSHA},
+		"head":   map[string]any{"ref": pr.HeadRef, "sha": pr.HeadSHA, "repo": repo},
+		"base":   map[string]any{"ref": pr.BaseRef, "sha": pr.BaseSHA, "repo": repo},
 	}})
 	return p
 }

@@ -41,6 +41,9 @@ type actionHarness struct {
 	srv    *ghfake.Server
 	inputs map[string]string
 	env    map[string]string // extra or overriding environment
+	// anyPayload skips the check that event payloads are GitHub's: for
+	// tests of broken or hostile payloads.
+	anyPayload bool
 
 	mu     sync.Mutex
 	sleeps []time.Duration // waits the GitHub client asked for
@@ -114,6 +117,13 @@ func (h *actionHarness) runWith(event string, payload map[string]any, deps actio
 	h.t.Helper()
 	if event == "push" {
 		h.pushed(payload)
+	}
+	// The payload is one GitHub sends (by its webhook description), unless
+	// the test feeds a broken one on purpose.
+	if !h.anyPayload {
+		if err := ghfake.CheckWebhook(event, payload); err != nil {
+			h.t.Errorf("the test's %s payload is not one GitHub sends: %v", event, err)
+		}
 	}
 	dir := h.t.TempDir()
 	eventPath := filepath.Join(dir, "event.json")

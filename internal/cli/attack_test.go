@@ -174,6 +174,7 @@ func TestAttack_TwoCommentsOfOursEditTheNewest(t *testing.T) {
 func TestAttack_PushWithoutAHeadIsAnError(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
+	h.anyPayload = true // GitHub never sends a null after: the agent's crafted event
 	ev := pushEvent(t, "agent/S-3", "x")
 	setPath(ev, "after", nil)
 	res := h.run("push", ev)

@@ -41,11 +41,13 @@ func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request) {
 	var all []any
 	for _, a := range s.artifacts {
 		if a.RunID == run && (name == "" || a.Name == name) {
-			all = append(all, map[string]any{"id": a.ID, "node_id": "MDg6QXJ0aWZhY3Qx", "name": a.Name, "size_in_bytes": len(a.Zip),
-				"url":                  s.apiURL("/repos/%s/%s/actions/artifacts/%d", s.owner, s.repo, a.ID),
-				"archive_download_url": s.apiURL("/repos/%s/%s/actions/artifacts/%d/zip", s.owner, s.repo, a.ID),
-				"expired":              false, "created_at": epoch.Format(time.RFC3339), "expires_at": epoch.Add(90 * 24 * time.Hour).Format(time.RFC3339),
-				"updated_at": epoch.Format(time.RFC3339)})
+			m := template("artifact")
+			m["id"], m["node_id"], m["name"], m["size_in_bytes"], m["expired"] = a.ID, "A_"+strconv.FormatInt(a.ID, 36), a.Name, len(a.Zip), false
+			m["url"] = s.apiURL("/repos/%s/%s/actions/artifacts/%d", s.owner, s.repo, a.ID)
+			m["archive_download_url"] = s.apiURL("/repos/%s/%s/actions/artifacts/%d/zip", s.owner, s.repo, a.ID)
+			m["created_at"], m["updated_at"] = epoch.Format(time.RFC3339), epoch.Format(time.RFC3339)
+			m["expires_at"] = epoch.Add(90 * 24 * time.Hour).Format(time.RFC3339)
+			all = append(all, m)
 		}
 	}
 	s.mu.Unlock()

@@ -2,9 +2,12 @@ package ghfake
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // The app GITHUB_TOKEN writes as: check runs created through the API belong
@@ -137,10 +140,23 @@ func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request) {
 		Annotations: len(in.Output.Annotations), AppID: s.appID, AppSlug: s.appSlug}
 	s.checkRuns = append(s.checkRuns, run)
 	s.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]any{
-		"id": run.ID, "name": run.Name, "head_sha": run.HeadSHA, "status": "completed", "conclusion": run.Conclusion,
-		"app": map[string]any{"id": run.AppID, "slug": run.AppSlug},
-	})
+	m := template("check-run")
+	stamp := epoch.Format(time.RFC3339)
+	m["id"], m["node_id"], m["name"], m["head_sha"] = run.ID, "CR_"+strconv.FormatInt(run.ID, 36), run.Name, run.HeadSHA
+	m["status"], m["conclusion"], m["started_at"], m["completed_at"] = "completed", run.Conclusion, stamp, stamp
+	m["url"] = s.apiURL("/repos/%s/%s/check-runs/%d", s.owner, s.repo, run.ID)
+	m["html_url"] = fmt.Sprintf("https://github.com/%s/%s/runs/%d", s.owner, s.repo, run.ID)
+	m["details_url"], m["external_id"] = nil, ""
+	m["check_suite"] = map[string]any{"id": 1_000_000_000 + run.AppID}
+	set(m, "output.title", run.Title)
+	set(m, "output.summary", run.Summary)
+	set(m, "output.text", run.Text)
+	set(m, "output.annotations_count", run.Annotations)
+	set(m, "output.annotations_url", s.apiURL("/repos/%s/%s/check-runs/%d/annotations", s.owner, s.repo, run.ID))
+	set(m, "app.id", run.AppID)
+	set(m, "app.slug", run.AppSlug)
+	set(m, "app.name", run.AppSlug)
+	writeJSON(w, http.StatusCreated, m)
 }
 
 // runHeads are the heads of every check run, in the order first written.

@@ -22,7 +22,14 @@ func (s *Server) getUser(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusForbidden, "Resource not accessible by integration", docsURL+"/users/users#get-the-authenticated-user")
 		return
 	}
-	writeJSON(w, http.StatusOK, userJSON(login))
+	// GET /user answers a public-user (or private-user) object, told apart
+	// by user_view_type.
+	m := template("public-user")
+	for k, v := range userJSON(login) {
+		m[k] = v
+	}
+	m["user_view_type"] = "public"
+	writeJSON(w, http.StatusOK, m)
 }
 
 func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
@@ -34,7 +41,7 @@ func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/pulls/pulls#get-a-pull-request")
 		return
 	}
-	writeJSON(w, http.StatusOK, s.pullJSON(pr))
+	writeJSON(w, http.StatusOK, s.pullJSON(pr, false))
 }
 
 // pullsForCommit lists the pull requests whose head is sha. As on GitHub,
@@ -83,7 +90,7 @@ func (s *Server) writePulls(w http.ResponseWriter, prs []breaker.PullRequest) {
 	slices.SortFunc(prs, func(a, b breaker.PullRequest) int { return a.Number - b.Number })
 	out := make([]map[string]any, 0, len(prs))
 	for _, pr := range prs {
-		out = append(out, s.pullJSON(pr))
+		out = append(out, s.pullJSON(pr, true))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -245,7 +252,14 @@ func (s *Server) getPermission(w http.ResponseWriter, r *http.Request) {
 	case "triage":
 		perm = "read"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"permission": perm, "role_name": role, "user": userJSON(login)})
+	m := template("repository-collaborator-permission")
+	m["permission"], m["role_name"] = perm, role
+	u := userJSON(login)
+	u["permissions"] = map[string]any{"admin": role == "admin", "maintain": role == "maintain" || role == "admin",
+		"push": perm == "write" || perm == "admin", "triage": role != "read" && role != "none", "pull": role != "none"}
+	u["role_name"] = role
+	m["user"] = u
+	writeJSON(w, http.StatusOK, m)
 }
 
 // maxCommentChars is GitHub's limit on a comment's body, in characters.

@@ -106,6 +106,7 @@ type Server struct {
 	prCommits     map[int][]string
 	forcePushes   map[int][]string
 	queries       []string
+	exchanges     []exchange
 
 	nextCheckRunID, nextCommentID int64
 	appID                         int64  // the token's app: check runs are its
@@ -139,7 +140,10 @@ func New(t testing.TB, opts ...Option) *Server {
 		opt(s)
 	}
 	s.srv = httptest.NewServer(s.routes())
-	t.Cleanup(s.srv.Close)
+	t.Cleanup(func() {
+		s.srv.Close()
+		s.checkContract()
+	})
 	return s
 }
 
@@ -180,10 +184,21 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 10<<20))
 		p := strings.TrimPrefix(r.URL.Path, s.prefix)
+		call := Call{Method: r.Method, Path: p, Query: r.URL.RawQuery, Body: string(body), UserAgent: r.Header.Get("User-Agent")}
 		s.mu.Lock()
-		s.calls = append(s.calls, Call{Method: r.Method, Path: p, Query: r.URL.RawQuery, Body: string(body), UserAgent: r.Header.Get("User-Agent")})
+		s.calls = append(s.calls, call)
 		f, failed := s.takeFailure(r.Method, p)
 		s.mu.Unlock()
+		rec := &recorder{ResponseWriter: w}
+		w = rec
+		defer func() {
+			if contractChecked(p) {
+				s.mu.Lock()
+				s.exchanges = append(s.exchanges, exchange{Call: call, status: rec.status, header: rec.Header().Clone(),
+					response: rec.body.Bytes(), injected: failed})
+				s.mu.Unlock()
+			}
+		}()
 		if failed && !f.After {
 			f.write(w)
 			return
@@ -266,4 +281,20 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func writeError(w http.ResponseWriter, status int, message, doc string) {
 	writeJSON(w, status, map[string]any{"message": message, "documentation_url": doc})
+}
+
+// checkContract validates every REST exchange against GitHub's OpenAPI
+// descriptions (contract.go); the first few refusals fail the test.
+func (s *Server) checkContract() {
+	s.mu.Lock()
+	xs := append([]exchange(nil), s.exchanges...)
+	s.mu.Unlock()
+	n := 0
+	for _, x := range xs {
+		if err := checkExchange(x); err != nil {
+			if n++; n <= 5 {
+				s.t.Errorf("ghfake: GitHub's OpenAPI description refuses an exchange:\n%v", err)
+			}
+		}
+	}
 }

@@ -1,13 +1,11 @@
 package ghfake
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -30,47 +28,27 @@ type commit struct {
 // epoch is the fake's clock for timestamps in payloads.
 var epoch = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// templates holds the real payload objects the responses are shaped
-// from: the pull_request and comment objects of the webhook fixtures
-// when they are present beside the repository, else minimal stand-ins.
-var templates = sync.OnceValues(func() (pr, cm map[string]any) {
-	pr = fixtureObject("pull_request/opened.payload.json", "pull_request")
-	if pr == nil {
-		pr = map[string]any{"title": "Fake pull request", "head": map[string]any{}, "base": map[string]any{}}
-	}
-	cm = fixtureObject("issue_comment/created.payload.json", "comment")
-	if cm == nil {
-		cm = map[string]any{"author_association": "NONE"}
-	}
-	return pr, cm
-})
+// restTemplates are the project's own REST objects, one per schema of
+// GitHub's OpenAPI description the fake answers with (testdata/rest,
+// named after the schema: pull-request.json is #/components/schemas/
+// pull-request). Each holds every field the schema requires; the fake
+// sets the fields that mean something. The contract test checks every
+// answer against the description itself.
+//
+//go:embed testdata/rest/*.json
+var restTemplates embed.FS
 
-// fixtureObject reads one object of a webhook payload from the shared
-// fixtures (../shared/fixtures beside the repository root).
-func fixtureObject(file, key string) map[string]any {
-	_, self, _, ok := runtime.Caller(0)
-	if !ok {
-		return nil
-	}
-	root := filepath.Join(filepath.Dir(self), "..", "..", "..", "..", "shared", "fixtures", "webhooks")
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+// template returns a fresh copy of the named schema's object.
+func template(schema string) map[string]any {
+	data, err := restTemplates.ReadFile("testdata/rest/" + schema + ".json")
 	if err != nil {
-		return nil
+		panic("ghfake: no REST template " + schema) // a bug of the fake
 	}
-	var payload map[string]json.RawMessage
-	var obj map[string]any
-	if json.Unmarshal(data, &payload) != nil || json.Unmarshal(payload[key], &obj) != nil {
-		return nil
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic("ghfake: REST template " + schema + ": " + err.Error())
 	}
-	return obj
-}
-
-// clone deep-copies a JSON object.
-func clone(m map[string]any) map[string]any {
-	data, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(data, &out)
-	return out
+	return m
 }
 
 // set assigns v at a dotted path, creating objects on the way.
@@ -96,11 +74,17 @@ func (s *Server) repoJSON(m map[string]any, at, owner string) {
 	set(m, at+".full_name", owner+"/"+s.repo)
 	set(m, at+".owner", userJSON(owner))
 	set(m, at+".fork", owner != s.owner)
+	set(m, at+".url", s.apiURL("/repos/%s/%s", owner, s.repo))
+	set(m, at+".html_url", "https://github.com/"+owner+"/"+s.repo)
 }
 
-func (s *Server) pullJSON(pr breaker.PullRequest) map[string]any {
-	tmpl, _ := templates()
-	m := clone(tmpl)
+// pullJSON is a pull request as GET pulls/{n} answers it (schema
+// pull-request); simple is the lists' form (pull-request-simple).
+func (s *Server) pullJSON(pr breaker.PullRequest, simple bool) map[string]any {
+	m := template("pull-request")
+	if simple {
+		m = template("pull-request-simple")
+	}
 	headOwner := s.owner
 	if pr.Fork {
 		headOwner = pr.Author
@@ -108,7 +92,9 @@ func (s *Server) pullJSON(pr breaker.PullRequest) map[string]any {
 	m["number"] = pr.Number
 	m["id"] = 100000 + pr.Number
 	m["state"] = pr.State
+	m["title"] = "Pull request " + strconv.Itoa(pr.Number)
 	m["url"] = s.apiURL("/repos/%s/%s/pulls/%d", s.owner, s.repo, pr.Number)
+	m["html_url"] = fmt.Sprintf("https://github.com/%s/%s/pull/%d", s.owner, s.repo, pr.Number)
 	m["user"] = userJSON(pr.Author)
 	set(m, "head.sha", pr.HeadSHA)
 	set(m, "head.ref", pr.HeadRef)
@@ -116,62 +102,68 @@ func (s *Server) pullJSON(pr breaker.PullRequest) map[string]any {
 	set(m, "head.user", userJSON(headOwner))
 	s.repoJSON(m, "head.repo", headOwner)
 	set(m, "base.ref", pr.BaseRef)
-	if pr.BaseSHA != "" {
-		set(m, "base.sha", pr.BaseSHA)
+	set(m, "base.sha", pr.BaseSHA)
+	if pr.BaseSHA == "" {
+		set(m, "base.sha", strings.Repeat("0", 40))
 	}
 	set(m, "base.label", s.owner+":"+pr.BaseRef)
+	set(m, "base.user", userJSON(s.owner))
 	s.repoJSON(m, "base.repo", s.owner)
 	return m
 }
 
 func (s *Server) commentJSON(c comment) map[string]any {
-	_, tmpl := templates()
-	m := clone(tmpl)
+	m := template("issue-comment")
 	m["id"] = c.ID
+	m["node_id"] = "IC_" + strconv.FormatInt(c.ID, 36)
 	m["url"] = s.apiURL("/repos/%s/%s/issues/comments/%d", s.owner, s.repo, c.ID)
 	m["issue_url"] = s.apiURL("/repos/%s/%s/issues/%d", s.owner, s.repo, c.Issue)
 	m["html_url"] = fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", s.owner, s.repo, c.Issue, c.ID)
 	m["user"] = userJSON(c.Author)
 	m["body"] = c.Body
-	stamp := epoch.Add(time.Duration(c.ID) * time.Second).Format(time.RFC3339)
+	m["author_association"] = "NONE"
+	stamp := epoch.Add(time.Duration(c.ID-firstCommentID) * time.Second).Format(time.RFC3339)
 	m["created_at"], m["updated_at"] = stamp, stamp
 	return m
 }
 
+// userJSON is a user or bot as REST gives it (schema simple-user): a
+// bot's login carries "[bot]" and its type is Bot.
 func userJSON(login string) map[string]any {
+	m := template("simple-user")
 	kind := "User"
 	if strings.HasSuffix(login, "[bot]") {
 		kind = "Bot"
 	}
-	return map[string]any{
-		"login": login, "id": len(login) * 7919, "type": kind, "site_admin": false,
-		"url": "https://api.github.com/users/" + login, "html_url": "https://github.com/" + login,
-	}
+	m["login"], m["id"], m["type"], m["site_admin"] = login, len(login)*7919, kind, false
+	m["node_id"] = "U_" + login
+	m["url"] = "https://api.github.com/users/" + login
+	m["html_url"] = "https://github.com/" + login
+	return m
 }
 
 func (s *Server) refJSON(ref, sha string) map[string]any {
-	return map[string]any{
-		"ref":     "refs/" + ref,
-		"node_id": "MDA6RW50aXR5MQ==",
-		"url":     s.apiURL("/repos/%s/%s/git/refs/%s", s.owner, s.repo, ref),
-		"object": map[string]any{
-			"sha": sha, "type": "commit",
-			"url": s.apiURL("/repos/%s/%s/git/commits/%s", s.owner, s.repo, sha),
-		},
-	}
+	m := template("git-ref")
+	m["ref"] = "refs/" + ref
+	m["node_id"] = "REF_" + ref
+	m["url"] = s.apiURL("/repos/%s/%s/git/refs/%s", s.owner, s.repo, ref)
+	m["object"] = map[string]any{"sha": sha, "type": "commit", "url": s.apiURL("/repos/%s/%s/git/commits/%s", s.owner, s.repo, sha)}
+	return m
 }
 
 func (s *Server) commitJSON(sha string, c commit) map[string]any {
-	parents := make([]map[string]any, 0, len(c.Parents))
+	parents := make([]any, 0, len(c.Parents))
 	for _, p := range c.Parents {
-		parents = append(parents, map[string]any{"sha": p, "url": s.apiURL("/repos/%s/%s/git/commits/%s", s.owner, s.repo, p)})
+		parents = append(parents, map[string]any{"sha": p, "url": s.apiURL("/repos/%s/%s/git/commits/%s", s.owner, s.repo, p),
+			"html_url": fmt.Sprintf("https://github.com/%s/%s/commit/%s", s.owner, s.repo, p)})
 	}
 	who := map[string]any{"name": "Fake", "email": "fake@example.com", "date": epoch.Format(time.RFC3339)}
-	return map[string]any{
-		"sha":     sha,
-		"url":     s.apiURL("/repos/%s/%s/git/commits/%s", s.owner, s.repo, sha),
-		"message": c.Message, "author": who, "committer": who, "parents": parents,
-		"tree":         map[string]any{"sha": c.Tree, "url": s.apiURL("/repos/%s/%s/git/trees/%s", s.owner, s.repo, c.Tree)},
-		"verification": map[string]any{"verified": false, "reason": "unsigned"},
-	}
+	m := template("git-commit")
+	m["sha"], m["node_id"] = sha, "C_"+sha
+	m["url"] = s.apiURL("/repos/%s/%s/git/commits/%s", s.owner, s.repo, sha)
+	m["html_url"] = fmt.Sprintf("https://github.com/%s/%s/commit/%s", s.owner, s.repo, sha)
+	m["message"], m["author"], m["committer"], m["parents"] = c.Message, who, who, parents
+	m["tree"] = map[string]any{"sha": c.Tree, "url": s.apiURL("/repos/%s/%s/git/trees/%s", s.owner, s.repo, c.Tree)}
+	m["verification"] = map[string]any{"verified": false, "reason": "unsigned", "signature": nil, "payload": nil, "verified_at": nil}
+	return m
 }
