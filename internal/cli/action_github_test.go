@@ -234,6 +234,7 @@ func TestGitHub_GraphQLCostAndLowPoints(t *testing.T) {
 	for _, c := range costs {
 		total += c
 	}
+	t.Logf("one push run: %d GraphQL queries costing %v points", len(costs), costs)
 	if len(costs) == 0 || total > 5 {
 		t.Errorf("one push run cost %v GraphQL points (%d), want at most 5", costs, total)
 	}

@@ -1,16 +1,36 @@
-// Package ghfake is a stateful fake of the GitHub REST API subset the
-// breaker uses, for tests. It runs an httptest.Server shaped as the real
-// API (payloads based on the webhook fixtures in ../shared/fixtures) and
-// fails the test on any request it does not know.
+// Package ghfake is a stateful fake of the GitHub API the breaker uses,
+// REST and GraphQL, for tests. It runs an httptest.Server that answers as
+// GitHub does, not as the code expects, and fails the test on any request
+// it does not know:
+//
+//   - ids past 2^31 (check runs from 40,000,000,001, comments from
+//     2,500,000,001), as github.com's are;
+//   - GraphQL executed over the fake's state (graphql.go): exactly the
+//     fields asked, a Bot's author login without "[bot]" (viewer with it),
+//     the default checkType LATEST hiding a re-run, pagination limits,
+//     GitHub's published cost and an hourly budget, errors at HTTP 200
+//     (NOT_FOUND with a null object, RATE_LIMITED past the budget);
+//   - a fork's pull request absent from commits/{sha}/pulls, found by
+//     GET pulls?head=OWNER:BRANCH; comments over 65,536 characters and
+//     check runs over GitHub's limits refused with 422; a tag ruleset
+//     (SetRuleset) refusing refs with 422 "Repository rule violations".
+//
+// REST answers are built from the project's own objects (testdata/rest),
+// one per schema of GitHub's OpenAPI description. When the server closes,
+// every REST exchange is validated against GitHub's descriptions
+// (contract.go); CheckWebhook validates an event payload against GitHub's
+// webhook description (webhooks.go).
 //
 // Routes, relative to the API base URL (URL):
 //
 //	GET    /user                                      403 until SetUser
+//	GET    /repos/{o}/{r}/pulls                       state, head=OWNER:BRANCH
 //	GET    /repos/{o}/{r}/pulls/{n}
-//	GET    /repos/{o}/{r}/commits/{sha}/pulls         pull requests whose head is sha
+//	GET    /repos/{o}/{r}/commits/{sha}/pulls         pull requests of this repository's branches whose head is sha
 //	GET    /repos/{o}/{r}/issues/{n}/comments         per_page (default 30, max 100), page, Link
 //	POST   /repos/{o}/{r}/issues/{n}/comments
 //	PATCH  /repos/{o}/{r}/issues/comments/{id}
+//	DELETE /repos/{o}/{r}/issues/comments/{id}
 //	GET    /repos/{o}/{r}/git/ref/{ref}
 //	POST   /repos/{o}/{r}/git/refs                    422 "Reference already exists"
 //	PATCH  /repos/{o}/{r}/git/refs/{ref}              422 when missing or not a fast forward
@@ -18,6 +38,10 @@
 //	GET    /repos/{o}/{r}/collaborators/{login}/permission
 //	GET    /repos/{o}/{r}/git/commits/{sha}
 //	POST   /repos/{o}/{r}/git/commits
+//	POST   /repos/{o}/{r}/check-runs
+//	GET    /repos/{o}/{r}/actions/runs/{run}/artifacts  name, per_page, page
+//	GET    /repos/{o}/{r}/actions/artifacts/{id}/zip    302 to the archive
+//	POST   /graphql (and /api/graphql, as GHES)
 //
 // The comment endpoints answer 404 for a pull request that was not
 // added. A ref update without force is refused only when the new commit
