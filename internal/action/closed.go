@@ -2,52 +2,51 @@ package action
 
 import (
 	"context"
-	"sort"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 )
 
-// onClosed deletes the checkpoint and reset tags of the closed pull
-// request's slices: the slices its commits name when the workspace has
-// them, and the slice its branch name carries. A missing tag is success.
+// onClosed deletes the tags this pull request owns: those its ledger
+// records creating or moving, and only while they still point where it put
+// them. Another pull request's tags, even of the same slice, are never
+// touched (DESIGN §3). A missing tag is success.
 func onClosed(ctx context.Context, r *run, pr breaker.PullRequest) Outcome {
-	slices := closedSlices(ctx, r, pr)
-	if len(slices) == 0 {
-		r.ax.Logf("breaker: pull request #%d closed: it names no slice, so no tags to delete", pr.Number)
+	rs, err := readState(ctx, r, pr.Number, pr.HeadRef)
+	if err != nil {
+		return r.fail("cannot read the closed pull request's ledger", err)
+	}
+	r.state = &rs
+	owned := evaluate.OwnedTags(rs.ledger, evaluate.Run{PR: pr.Number, Branch: pr.HeadRef})
+	if len(owned) == 0 {
+		r.ax.Logf("breaker: pull request #%d closed: its ledger records no tag it created, so none is deleted", pr.Number)
 		return Outcome{}
 	}
-	err := deleteSliceTags(ctx, r, slices)
+	var errs []error
+	for _, t := range owned {
+		ref := "tags/" + t.Name
+		sha, found, err := r.forge.GetRef(ctx, ref)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("read %s: %w", ref, err))
+		case !found:
+			r.note("%s is already gone", t.Name)
+		case !strings.EqualFold(sha, t.SHA):
+			r.note("%s points at %s, not at %s where this pull request put it: someone else's now, left alone", t.Name, breaker.ShortSHA(sha), breaker.ShortSHA(t.SHA))
+		default:
+			if err := r.forge.DeleteRef(ctx, ref); err != nil {
+				errs = append(errs, fmt.Errorf("delete %s: %w", ref, err))
+				continue
+			}
+			r.noteDone("deleted %s", t.Name)
+		}
+	}
 	writeNotesSummary(r, "pull request closed")
-	if err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return r.fail("cannot delete the tags of the closed pull request", err)
 	}
 	return Outcome{}
-}
-
-// closedSlices lists the valid slice ids of a closed pull request, sorted.
-func closedSlices(ctx context.Context, r *run, pr breaker.PullRequest) []string {
-	set := map[string]bool{}
-	if s := breaker.BranchSlice(pr.HeadRef); s != "" {
-		set[s] = true
-	}
-	if r.in.Slice != "" {
-		set[r.in.Slice] = true
-	}
-	// After a merge the base branch contains the head, so base..head is
-	// empty: the base's tip as the pull request last saw it keeps its commits.
-	snap, err := r.load(ctx, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromEvent, noResults: true})
-	if err != nil {
-		r.note("the commits of #%d could not be read (%v); deleting the tags of the slice its branch names", pr.Number, err)
-	}
-	for _, s := range snap.NamedSlices() {
-		set[s] = true
-	}
-	var out []string
-	for s := range set {
-		if breaker.ValidSlice(s) {
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

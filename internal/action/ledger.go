@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -123,14 +125,23 @@ func (rs remoteState) refsFor(r *run, slice string) remoteRefs {
 // maxCheckText is GitHub's limit on a check run's summary and text.
 const maxCheckText = 65535
 
+// entryExtras is what a run adds to its ledger entry beyond what it
+// observed: a verified reset, the tags it created or moved.
+type entryExtras struct {
+	reset *ledger.Reset
+	tags  []ledger.Tag
+}
+
 // writeCheckRun records this run's observation of the head as the
 // breaker's check run there: the conclusion, a one-line title, the
 // diagnostic as summary, failing tests as annotations, and the ledger
-// entry in the text. A token that may not write checks (a fork's pull
-// request) leaves a note; the verdict stands.
-func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision, reset *ledger.Reset) {
+// entry in the text, every field redacted of the token. A token that may
+// not write checks (a fork's pull request) leaves a note; the verdict
+// stands.
+func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision, x entryExtras) error {
 	entry := snap.Entry(d)
-	entry.Reset = reset
+	entry.Reset, entry.Tags = x.reset, x.tags
+	entry = redactEntry(r, entry)
 	var key []byte
 	if r.in.LedgerKey != "" {
 		key = []byte(r.in.LedgerKey)
@@ -140,18 +151,29 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 	if entry.Cut > 0 {
 		text = fmt.Sprintf("%d tests were left out of this entry to fit the check run; the failing ones are kept.\n\n", entry.Cut) + text
 	}
+	// An OPEN circuit is a failure whatever the head's results (none, or
+	// unreadable: neutral is for a CLOSED slice whose tests did not run),
+	// and so is a head another pull request or branch found OPEN: a
+	// required check reads the newest run on the head, which must carry
+	// the worst verdict of every one judged there.
+	title := checkTitle(d)
 	conclusion := "success"
+	elsewhere := openElsewhere(r, snap)
 	switch {
-	case d.HeadInfra != "":
-		conclusion = "neutral"
 	case d.State == breaker.StateOpen:
 		conclusion = "failure"
+	case elsewhere != "":
+		conclusion = "failure"
+		title = report.SafeLine(report.Clip("OPEN at this head for "+elsewhere+"; "+title, 200))
+		r.note("this head is OPEN for %s, so its check stays failed whatever this run found", elsewhere)
+	case d.HeadInfra != "":
+		conclusion = "neutral"
 	}
-	run := CheckRun{
-		Name: r.in.CheckName, HeadSHA: snap.Head(), Conclusion: conclusion, Title: checkTitle(d),
+	run := redactCheckRun(r, CheckRun{
+		Name: r.in.CheckName, HeadSHA: snap.Head(), Conclusion: conclusion, Title: title,
 		Summary: report.Markdown(d, report.Options{MaxBytes: maxCheckText - 1000, FullReport: r.gh.RunURL, Redactor: r.red}),
 		Text:    text, Annotations: annotations(snap, r),
-	}
+	})
 	_, err := r.forge.CreateCheckRun(ctx, run)
 	switch {
 	case err == nil:
@@ -161,6 +183,72 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 	default:
 		r.note("could not write check run %s, so this push is not in the ledger: %v", r.in.CheckName, err)
 	}
+	return err
+}
+
+// openElsewhere names the pull requests or branches (other than this
+// run's) whose newest ledger entry at this head is OPEN; "" when none.
+func openElsewhere(r *run, snap evaluate.Snapshot) string {
+	if r.state == nil {
+		return ""
+	}
+	newest := map[string]ledger.Entry{}
+	for _, e := range r.state.ledger.Entries {
+		if !strings.EqualFold(e.Head, snap.Head()) || snap.Belongs(e) {
+			continue
+		}
+		key := "branch " + e.Branch
+		if e.PR > 0 {
+			key = "#" + strconv.Itoa(e.PR)
+		}
+		if cur, ok := newest[key]; !ok || e.ObservedAt.After(cur.ObservedAt) || (e.ObservedAt.Equal(cur.ObservedAt) && e.RunID > cur.RunID) {
+			newest[key] = e
+		}
+	}
+	var open []string
+	for key, e := range newest {
+		if e.Verdict.State == breaker.StateOpen {
+			open = append(open, key)
+		}
+	}
+	sort.Strings(open)
+	return strings.Join(open, ", ")
+}
+
+// redactEntry removes the token from every text of a ledger entry before
+// it is signed: a test name, the infra reason, the branch, a reset's words.
+func redactEntry(r *run, e ledger.Entry) ledger.Entry {
+	tests := make([]ledger.Test, len(e.Tests))
+	for i, t := range e.Tests {
+		t.Suite, t.Name = r.red.Redact(t.Suite), r.red.Redact(t.Name)
+		tests[i] = t
+	}
+	e.Tests = tests
+	if e.Infra != nil {
+		infra := r.red.Redact(*e.Infra)
+		e.Infra = &infra
+	}
+	e.Branch = r.red.Redact(e.Branch)
+	if e.Reset != nil {
+		rs := *e.Reset
+		rs.Author, rs.Text = r.red.Redact(rs.Author), r.red.Redact(rs.Text)
+		e.Reset = &rs
+	}
+	return e
+}
+
+// redactCheckRun removes the token from every field of a check run: the
+// title, summary, text and every annotation (check runs are readable by
+// anyone who can read the repository, and GitHub masks nothing there).
+func redactCheckRun(r *run, c CheckRun) CheckRun {
+	c.Title, c.Summary, c.Text = r.red.Redact(c.Title), r.red.Redact(c.Summary), r.red.Redact(c.Text)
+	anns := make([]Annotation, len(c.Annotations))
+	for i, a := range c.Annotations {
+		a.Path, a.Title, a.Message = r.red.Redact(a.Path), r.red.Redact(a.Title), r.red.Redact(a.Message)
+		anns[i] = a
+	}
+	c.Annotations = anns
+	return c
 }
 
 // writeFailedCheck writes a failed check run on head when the breaker
@@ -177,12 +265,12 @@ func writeFailedCheck(ctx context.Context, r *run, head, title string, err error
 		key = []byte(r.in.LedgerKey)
 	}
 	block, _ := ledger.Encode(entry, key)
-	run := CheckRun{
+	run := redactCheckRun(r, CheckRun{
 		Name: r.in.CheckName, HeadSHA: head, Conclusion: "failure",
 		Title:   report.SafeLine(report.Clip("cannot judge: "+title, 200)),
 		Summary: "## Circuit breaker: " + report.SafeLine(title) + "\n\n" + report.CodeBlock(why, "text") + "\n",
 		Text:    "This head was not judged; the entry below records that, and is never counted.\n\n" + block,
-	}
+	})
 	_, cerr := r.forge.CreateCheckRun(ctx, run)
 	r.noteWrite("write the failed check run "+r.in.CheckName+" on "+breaker.ShortSHA(head), cerr)
 }

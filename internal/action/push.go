@@ -7,6 +7,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // zeroSHA is the "after" of a push that deleted its ref.
@@ -68,11 +69,15 @@ func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullReq
 	}
 	// The tag exists now: decide again on the same snapshot, so the verdict
 	// says so instead of "to be created". A dry run created nothing.
-	if sha := ensureCheckpoint(ctx, r, d, refs.checkpoint); sha != refs.checkpoint && !r.in.DryRun {
+	var x entryExtras
+	if sha, created := ensureCheckpoint(ctx, r, d, refs.checkpoint); sha != refs.checkpoint && !r.in.DryRun {
 		refs.checkpoint = sha
 		d = snap.Decide(refs.engine(d.Slice))
+		if created {
+			x.tags = append(x.tags, ledger.Tag{Name: d.Checkpoint.Tag, SHA: sha})
+		}
 	}
-	writeCheckRun(ctx, r, snap, d, nil)
+	writeCheckRun(ctx, r, snap, d, x)
 	publish(ctx, r, d, refs, pr, "")
 	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip}
 	if d.Tripped && !r.in.FailOnTrip {

@@ -8,19 +8,19 @@ import (
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
-// remoteRefs are the breaker's tags of one slice as the remote has them.
+// remoteRefs are the breaker's tags of one slice as the remote has them:
+// conveniences for people, shown and compared, never evidence (a reset is
+// a ledger record, a rollback target the recorded checkpoint).
 type remoteRefs struct {
 	checkpoint, reset string // "" when missing
 }
 
-// engine gives the tags to the engine, keyed by slice.
+// engine gives the checkpoint tag to the engine, keyed by slice, for the
+// report to compare with the checkpoint it finds.
 func (rr remoteRefs) engine(slice string) breaker.Refs {
-	refs := breaker.Refs{Checkpoints: map[string]string{}, Resets: map[string]string{}}
+	refs := breaker.Refs{Checkpoints: map[string]string{}}
 	if rr.checkpoint != "" {
 		refs.Checkpoints[slice] = rr.checkpoint
-	}
-	if rr.reset != "" {
-		refs.Resets[slice] = rr.reset
 	}
 	return refs
 }
@@ -38,34 +38,35 @@ func tagRef(r *run, kind breaker.RefKind, slice string) string {
 // ensureCheckpoint creates the slice's checkpoint tag once, at the engine's
 // checkpoint. An existing tag is never moved: at the same commit it is
 // success, elsewhere it is reported as a conflict. It returns the commit the
-// tag points at ("" when there is none).
-func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing string) string {
+// tag points at ("" when there is none), and whether this run created it
+// (the pull request then owns it: its ledger entry says so).
+func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing string) (string, bool) {
 	cp := d.Checkpoint.SHA
 	ref := tagRef(r, breaker.RefCheckpoint, d.Slice)
 	if cp == "" || ref == "" {
-		return existing
+		return existing, false
 	}
 	if existing == "" {
 		err := r.forge.CreateRef(ctx, ref, cp)
 		switch {
 		case err == nil:
 			r.noteDone("created the checkpoint tag %s at %s", d.Checkpoint.Tag, breaker.ShortSHA(cp))
-			return cp
+			return cp, !r.in.DryRun
 		case errors.Is(err, breaker.ErrForbidden):
 			r.note("the token may not create tags (a fork pull request's read-only token?): checkpoint tag %s not created", d.Checkpoint.Tag)
-			return ""
+			return "", false
 		case errors.Is(err, breaker.ErrRuleset):
 			r.note("a repository ruleset refuses the checkpoint tag %s (GitHub: \"Repository rule violations found\"). The checkpoint stays in the ledger; the tag is only a convenience for `git checkout`. "+
 				"To have it, add the breaker's identity (the GitHub Actions app, or the breaker's App) to the tag ruleset's bypass list, or set the tag-prefix input to a namespace the ruleset does not cover", d.Checkpoint.Tag)
-			return ""
+			return "", false
 		case !errors.Is(err, breaker.ErrRefExists):
 			r.note("could not create the checkpoint tag %s: %v", d.Checkpoint.Tag, err)
-			return ""
+			return "", false
 		}
 		sha, found, gerr := r.forge.GetRef(ctx, ref)
 		if gerr != nil || !found {
 			r.note("the checkpoint tag %s exists but could not be read back: %v", d.Checkpoint.Tag, gerr)
-			return ""
+			return "", false
 		}
 		existing = sha
 	}
@@ -73,24 +74,7 @@ func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing 
 		r.note("checkpoint conflict: the tag %s points at %s, but this slice's first attempt starts at %s; the tag was left alone (delete it by hand if it is stale)",
 			d.Checkpoint.Tag, breaker.ShortSHA(existing), breaker.ShortSHA(cp))
 	}
-	return existing
-}
-
-// deleteSliceTags deletes the checkpoint and reset tags of each slice. A
-// missing tag is success.
-func deleteSliceTags(ctx context.Context, r *run, slices []string) error {
-	var errs []error
-	for _, s := range slices {
-		for _, kind := range []breaker.RefKind{breaker.RefCheckpoint, breaker.RefReset} {
-			ref := tagRef(r, kind, s)
-			if err := r.forge.DeleteRef(ctx, ref); err != nil {
-				errs = append(errs, fmt.Errorf("delete %s: %w", ref, err))
-				continue
-			}
-			r.noteDone("deleted %s (or it was already gone)", ref)
-		}
-	}
-	return errors.Join(errs...)
+	return existing, false
 }
 
 // moveResetTag points the slice's reset tag at sha, creating it if needed.

@@ -4,17 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
-// reset moves the slice's reset tag to the pull request's head, after a
-// rollback commit when asked, then publishes the diagnostic with the
-// acknowledgement: counts restart from there. It loads the branch once and
-// decides twice on that snapshot: before the reset (to find the slice and
-// its checkpoint) and after it.
+// reset records a verified reset of the slice in this pull request's
+// ledger (DESIGN §3: the check run on its head names the pull request, the
+// slice and the maintainer), after a rollback commit when asked, moves the
+// reset tag there as a convenience, then publishes the diagnostic with the
+// acknowledgement: counts restart from there. The record is the reset; the
+// tag never is. It loads the branch once and decides twice on that
+// snapshot: before the reset (to find the slice and its checkpoint) and
+// after it.
 func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, pr breaker.PullRequest) Outcome {
 	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number,
 		base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromAPI})
@@ -31,38 +36,54 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 	}
 	head := pr.HeadSHA
 	if cmd.rollback {
-		if head, err = rollback(ctx, r, pr, before, refs); err != nil {
+		if head, err = rollback(ctx, r, pr, snap, before, refs); err != nil {
 			return r.fail("cannot roll back", err)
 		}
 	}
+	var x entryExtras
+	x.reset = &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC()}
 	if err := moveResetTag(ctx, r, slice, head); err != nil {
-		return r.fail("cannot record the reset", err)
+		r.note("the reset tag was not moved (%v); the reset stands: it is the ledger record, the tag only a convenience", err)
+	} else if !r.in.DryRun {
+		x.tags = append(x.tags, ledger.Tag{Name: breaker.RefName(r.policy, breaker.RefReset, slice), SHA: head})
 	}
 	r.noteDone("reset slice %s at %s", slice, breaker.ShortSHA(head))
 	// The workspace holds the pull request's head, not a rollback commit:
-	// decide that head as if reset there (the rollback commit is no attempt).
-	refs.reset = pr.HeadSHA
-	d := snap.Decide(refs.engine(slice))
+	// decide that head as reset there (the rollback commit is no attempt).
 	// The reset is recorded in the ledger on the head, with who and why,
 	// and the head's check turns to the new verdict.
-	writeCheckRun(ctx, r, snap, d, &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC()})
+	d := snap.DecideReset(refs.engine(slice), slice, breaker.ResetRecord{Author: x.reset.Author, Text: x.reset.Text, At: x.reset.At})
+	if err := writeCheckRun(ctx, r, snap, d, x); err != nil && !r.in.DryRun {
+		return r.fail("cannot record the reset", fmt.Errorf("the reset is the check run %s on %s, and it could not be written, so nothing was reset: %w",
+			r.in.CheckName, breaker.ShortSHA(pr.HeadSHA), err))
+	}
 	publish(ctx, r, d, refs, &pr, resetAck(c.Author, slice, r.stamp(), cmd))
 	return Outcome{Decision: &d}
 }
 
 // rollback adds a commit on top of the pull request's head whose tree is
 // the checkpoint's, and fast-forwards the branch to it: history is kept and
-// nothing is force-pushed. It returns the new head.
-func rollback(ctx context.Context, r *run, pr breaker.PullRequest, d breaker.Decision, refs remoteRefs) (string, error) {
+// nothing is force-pushed. The checkpoint is the one this pull request's
+// ledger recorded first for the slice (else, with no record yet, the one
+// its history gives); a tag is never the target, and one that disagrees
+// is reported. It returns the new head.
+func rollback(ctx context.Context, r *run, pr breaker.PullRequest, snap evaluate.Snapshot, d breaker.Decision, refs remoteRefs) (string, error) {
 	if pr.Fork {
 		return "", errors.New("the pull request's branch lives in a fork, which this token may not push to; roll back by hand")
 	}
-	cp := refs.checkpoint
+	cp := snap.RecordedCheckpoint(d.Slice)
 	if cp == "" {
 		cp = d.Checkpoint.SHA
+		if cp != "" {
+			r.note("this pull request's ledger recorded no checkpoint of slice %s yet; rolling back to where its first attempt starts, %s", d.Slice, breaker.ShortSHA(cp))
+		}
 	}
 	if cp == "" {
 		return "", fmt.Errorf("slice %s has no checkpoint to roll back to", d.Slice)
+	}
+	if refs.checkpoint != "" && !strings.EqualFold(refs.checkpoint, cp) {
+		r.note("the tag %s points at %s, not at the checkpoint this pull request's ledger recorded (%s): the tag is not used (it is someone else's, or was moved)",
+			d.Checkpoint.Tag, breaker.ShortSHA(refs.checkpoint), breaker.ShortSHA(cp))
 	}
 	tree, err := r.forge.CommitTree(ctx, cp)
 	if err != nil {

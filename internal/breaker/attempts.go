@@ -76,26 +76,39 @@ func readAttempt(c Commit, p Policy, test string) Attempt {
 	return a
 }
 
-// resetPoint finds the verified reset of slice. cut is the index of the
-// reset commit in Input.Commits: attempts at or before it are prior; -1
-// when every attempt counts. sha is the reset in effect ("" when none or
-// unverifiable); note explains an unverifiable reset.
-func resetPoint(in Input, slice string) (cut int, sha, note string) {
-	want, ok := in.Refs.Resets[slice]
-	want = strings.TrimSpace(want)
-	if !ok || want == "" {
+// resetPoint places the slice's reset, a ledger record (reset is the push
+// that carries it, nil when none), on the current history. cut is the
+// index in Input.Commits of the last commit that was pushed before the
+// reset: the reset head when the branch still has it, else the newest
+// head observed before the reset that it still has; attempts at or before
+// cut are prior. -1 when every attempt on the branch counts. sha is the
+// reset's head; note says when the branch no longer has it.
+func resetPoint(in Input, reset *Push, prior []Push, slice string) (cut int, sha, note string) {
+	if reset == nil {
 		return -1, "", ""
 	}
+	idx := make(map[string]int, len(in.Commits))
 	for i, c := range in.Commits {
-		if sameSHA(c.SHA, want) {
-			return i, c.SHA, ""
+		idx[strings.ToLower(c.SHA)] = i
+	}
+	if i, ok := idx[strings.ToLower(reset.Head)]; ok {
+		return i, in.Commits[i].SHA, ""
+	}
+	if len(in.Commits) > 0 && sameSHA(in.Commits[0].Parent, reset.Head) {
+		return -1, reset.Head, ""
+	}
+	cut = -1
+	for _, p := range prior {
+		if i, ok := idx[strings.ToLower(p.Head)]; ok && i > cut {
+			cut = i
 		}
 	}
-	if len(in.Commits) > 0 && sameSHA(in.Commits[0].Parent, want) {
-		return -1, in.Commits[0].Parent, ""
+	if cut >= 0 {
+		return cut, reset.Head, fmt.Sprintf("the reset of slice %s was made at %s, which the branch no longer has (force-pushed away): "+
+			"the attempts after %s, the newest head observed before the reset that it still has, count", slice, ShortSHA(reset.Head), ShortSHA(in.Commits[cut].SHA))
 	}
-	return -1, "", fmt.Sprintf("the reset of slice %s at %s could not be verified: "+
-		"that commit is not on the branch, so the reset is ignored and every attempt counts", slice, want)
+	return -1, reset.Head, fmt.Sprintf("the reset of slice %s was made at %s, which the branch no longer has (force-pushed away or rewritten): "+
+		"the pushes observed before the reset stay reset, and every attempt on the branch now counts", slice, ShortSHA(reset.Head))
 }
 
 // splitAtReset numbers the attempts and splits them into prior (at or

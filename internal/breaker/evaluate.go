@@ -9,6 +9,7 @@ type evaluator struct {
 	p      Policy
 	notes  []string
 	pushes []Push // the slice's observed pushes, deduplicated, oldest first
+	prior  int    // how many of pushes were observed up to the reset record
 }
 
 // Evaluate folds the branch's commits and this run's observation into the
@@ -21,12 +22,13 @@ func Evaluate(in Input) Decision {
 	e.nearMissNotes()
 	cands := collect(in, e.p)
 	slice, source := verdictSlice(in, cands)
-	e.pushes = slicePushes(in.Pushes, slice)
+	before, after, resetPush := slicePushes(in.Pushes, slice)
+	e.pushes, e.prior = append(before, after...), len(before)
 	atts := track(in, e.p, cands, slice)
 	e.resolveOutcomes(atts)
 	lock, info := scopeLock(in.Scope, slice)
 	e.checkScope(atts, lock)
-	cut, resetSHA, note := resetPoint(in, slice)
+	cut, resetSHA, note := resetPoint(in, resetPush, before, slice)
 	if note != "" {
 		e.notes = append(e.notes, note)
 	}
@@ -48,7 +50,7 @@ func Evaluate(in Input) Decision {
 		Attempts:      attemptsOf(current),
 	}
 	t := fold(current, d.Limits)
-	pt := e.foldPushes(atts, current, cut)
+	pt := e.foldPushes(atts, current)
 	d.Pushes = pt.summaries
 	t.total = max(t.total+pt.extra, pt.floor)
 	if t.reason == TripNone {

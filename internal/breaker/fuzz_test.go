@@ -25,7 +25,9 @@ func fuzzInput(data []byte, force bool) Input {
 		in.Observation.Infra = "no result files"
 	}
 	if last%5 == 0 {
-		in.Refs.Resets = map[string]string{"S-1": sha(int(last) % (len(specs) + 3)), "S-2": "bogus"}
+		// A reset record at a head the branch may or may not have.
+		in.Pushes = append(in.Pushes, Push{Head: sha(int(last) % (len(specs) + 3)), Slice: "S-1", Reset: &ResetRecord{Author: "alice"}},
+			Push{Head: "bogus", Slice: "S-2", Reset: &ResetRecord{}})
 	}
 	if last%3 == 0 {
 		in.Scope = fakeScope{prefix: "internal/"}
@@ -155,7 +157,7 @@ func TestEvaluate_Degenerate(t *testing.T) {
 		{Commits: []Commit{{}}},
 		{Commits: []Commit{{Trailers: []Trailer{{Key: "Greenlight-Test", Value: "T"}}}}, Force: true,
 			Observation: Observation{Tests: map[string]ObservedTest{"T": {Status: "weird"}}}},
-		{Commits: chain(attempt("T")), Refs: Refs{Resets: map[string]string{"S-3": ""}}, Force: true, Scope: nilScope{}},
+		{Commits: chain(attempt("T")), Pushes: []Push{{Slice: "S-3", Reset: &ResetRecord{}}}, Force: true, Scope: nilScope{}},
 		{Policy: Policy{PerTestLimit: -1, SliceLimit: -5}, Commits: chain(attempt("T")), Force: true},
 	}
 	for i, in := range odd {

@@ -229,30 +229,57 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // slicePushes keeps the pushes observed for slice (or for no slice in
-// particular), one per head.
-func slicePushes(ps []Push, slice string) []Push {
+// particular) and splits them at the slice's last reset record, in the
+// order the ledger recorded them (DESIGN §2: a reset ends the pushes
+// observed before it, whatever the branch's shape afterwards): prior are
+// the pushes observed up to the reset (the reset's own push included),
+// current the ones after it, each one per head. reset is the push that
+// carries the reset, nil when none.
+func slicePushes(ps []Push, slice string) (prior, current []Push, reset *Push) {
 	var out []Push
 	for _, p := range ps {
 		if p.Slice == "" || p.Slice == slice {
 			out = append(out, p)
 		}
 	}
-	return dedupePushes(out)
+	at := -1
+	for i, p := range out {
+		if p.Reset != nil && p.Slice == slice {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil, dedupePushes(out), nil
+	}
+	r := out[at]
+	// The reset head observed again (a re-run, or a force push back onto
+	// it) is the head that was reset, not a new push; any other head after
+	// the reset is.
+	before := append([]Push(nil), out[:at+1]...)
+	var after []Push
+	for _, p := range out[at+1:] {
+		if sameSHA(p.Head, r.Head) {
+			before = append(before, p)
+			continue
+		}
+		after = append(after, p)
+	}
+	return dedupePushes(before), dedupePushes(after), &r
 }
 
 // foldPushes maps each push to the commits it brought onto the current
 // history, then folds the pushes. A push brought the commits after the
 // previous push's head (in history order) up to its own head; a head that
 // is no longer on the branch (force-pushed away) brought none, and is
-// judged by evidence alone. The pushes before the first one past the reset
-// commit are prior.
-func (e *evaluator) foldPushes(all, current []tracked, cut int) pushTally {
+// judged by evidence alone. The first e.prior pushes, observed up to the
+// reset record, are prior.
+func (e *evaluator) foldPushes(all, current []tracked) pushTally {
 	idx := make(map[string]int, len(e.in.Commits))
 	for i, c := range e.in.Commits {
 		idx[strings.ToLower(c.SHA)] = i
 	}
 	lo, hi := make([]int, len(e.pushes)), make([]int, len(e.pushes))
-	last, prior := -1, len(e.pushes)
+	last := -1
 	for i, p := range e.pushes {
 		h, ok := idx[strings.ToLower(p.Head)]
 		if !ok {
@@ -263,12 +290,6 @@ func (e *evaluator) foldPushes(all, current []tracked, cut int) pushTally {
 		if h > last {
 			last = h
 		}
-		if cut >= 0 && h > cut && prior == len(e.pushes) {
-			prior = i
-		}
-	}
-	if cut < 0 {
-		prior = 0
 	}
 	inRange := func(i int, atts []tracked, want func(tracked) bool) bool {
 		for _, a := range atts {
@@ -282,7 +303,7 @@ func (e *evaluator) foldPushes(all, current []tracked, cut int) pushTally {
 	failed := func(i int) bool {
 		return inRange(i, current, func(a tracked) bool { return a.Result == OutcomeFail })
 	}
-	return foldPushes(e.pushes, prior, e.p.NoProgressLimit, declared, failed)
+	return foldPushes(e.pushes, e.prior, e.p.NoProgressLimit, declared, failed)
 }
 
 // pushAt returns CI's observation of commit sha, if a push had it as head.

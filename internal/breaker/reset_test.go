@@ -37,18 +37,25 @@ func TestEvaluate_Reset(t *testing.T) {
 			resetAt: sha(0),
 		},
 		{
-			name:  "an unverifiable reset is ignored with a note",
-			reset: sha(99),
-			want:  verdict{State: StateOpen, Reason: TripPerTest, Test: "TestA", Total: 4, PerTest: map[string]int{"TestA": 4}, Results: resultsN(3, 1)},
-			note:  "could not be verified",
+			// The branch no longer has the reset head (rewritten): the pushes
+			// observed before the reset stay reset, every attempt on the
+			// branch counts, and a note says so.
+			name:    "a reset at a head the branch no longer has",
+			reset:   sha(99),
+			want:    verdict{State: StateOpen, Reason: TripPerTest, Test: "TestA", Total: 4, PerTest: map[string]int{"TestA": 4}, Results: resultsN(3, 1)},
+			resetAt: sha(99),
+			note:    "no longer has",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			in := input(commits, observe(sha(4), "TestA=fail"))
+			// A reset is a ledger record of the slice (another slice's is
+			// not this one's).
+			in.Pushes = []Push{{Head: sha(1), Slice: "S-9", Reset: &ResetRecord{Author: "alice"}}}
 			if tt.reset != "" {
-				in.Refs.Resets = map[string]string{"S-3": tt.reset, "S-9": sha(1)}
+				in.Pushes = append(in.Pushes, Push{Head: tt.reset, Slice: "S-3", Reset: &ResetRecord{Author: "alice"}})
 			}
 			d := Evaluate(in)
 			if diff := cmp.Diff(tt.want, verdictOf(d)); diff != "" {
@@ -85,7 +92,7 @@ func resultsN(n, m int) []string {
 func TestEvaluate_ResetNumbersFromOne(t *testing.T) {
 	t.Parallel()
 	in := input(chain(attempt("TestA"), attempt("TestA"), attempt("TestB"), attempt("TestA")), observe(sha(4), "TestA=fail"))
-	in.Refs.Resets = map[string]string{"S-3": sha(2)}
+	in.Pushes = []Push{{Head: sha(2), Slice: "S-3", Reset: &ResetRecord{Author: "alice"}}}
 	d := Evaluate(in)
 	var got [][2]int
 	for _, a := range d.Prior {
@@ -106,7 +113,7 @@ func TestEvaluate_ResetNumbersFromOne(t *testing.T) {
 func TestEvaluate_ResetBeforeEveryAttemptNotes(t *testing.T) {
 	t.Parallel()
 	in := input(chain(attempt("TestA")), observe(sha(1), "TestA=fail"))
-	in.Refs.Resets = map[string]string{"S-3": sha(1)}
+	in.Pushes = []Push{{Head: sha(1), Slice: "S-3", Reset: &ResetRecord{Author: "alice"}}}
 	in.Force = true
 	d := Evaluate(in)
 	if len(d.Attempts) != 0 || len(d.Prior) != 1 {
@@ -117,5 +124,45 @@ func TestEvaluate_ResetBeforeEveryAttemptNotes(t *testing.T) {
 	}
 	if got := strings.Join(d.Notes, "\n"); !strings.Contains(got, "nothing is counted yet") {
 		t.Errorf("Notes = %q, want nothing counted yet", got)
+	}
+}
+
+// A reset ends the pushes observed before it in the ledger's order, and
+// only those: failing pushes after it count, wherever their heads went (a
+// force push back onto the reset commit takes nothing away; the reset head
+// itself, observed again, stays the head that was reset).
+func TestEvaluate_ResetEndsOnlyThePushesBeforeIt(t *testing.T) {
+	t.Parallel()
+	commits := chain(spec("fix the login", "~internal/auth/login.go"), spec("fix it again", "~internal/auth/login.go"))
+	failing := func(head string) Push {
+		return Push{Head: head, Source: PushFromLedger, Tests: map[string]PushTest{"TestLogin": {Status: StatusFail}}}
+	}
+	in := input(commits, observe(sha(2), "TestLogin=fail"))
+	in.Pushes = []Push{
+		failing(sha(90)), failing(sha(91)), failing(sha(1)),
+		{Head: sha(1), Slice: "S-3", Reset: &ResetRecord{Author: "alice"}, Source: PushFromLedger,
+			Tests: map[string]PushTest{"TestLogin": {Status: StatusFail}}},
+		failing(sha(92)), failing(sha(93)), // after the reset, force-pushed away since
+		failing(sha(1)),                    // back onto the reset commit
+		{Head: sha(2), Source: PushFromRun, Complete: true, Tests: map[string]PushTest{"TestLogin": {Status: StatusFail}}},
+	}
+	in.Slice = "S-3"
+	d := Evaluate(in)
+	if d.State != StateOpen || d.TripReason != TripNoProgress {
+		t.Fatalf("state %s (%s), want OPEN (no_progress): the three failing pushes after the reset count\n%v", d.State, d.TripReason, d.Pushes)
+	}
+	prior, counted := 0, 0
+	for _, p := range d.Pushes {
+		if p.Prior {
+			prior++
+		} else if p.Failed {
+			counted++
+		}
+	}
+	if prior != 3 || counted != 3 {
+		t.Errorf("%d prior and %d failed pushes after the reset, want 3 and 3: %+v", prior, counted, d.Pushes)
+	}
+	if d.ResetSHA != sha(1) {
+		t.Errorf("ResetSHA = %q, want the reset record's head", d.ResetSHA)
 	}
 }

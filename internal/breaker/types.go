@@ -84,12 +84,12 @@ type Observation struct {
 	Notes []string // e.g. ambiguous name matches, reported not guessed
 }
 
-// Refs are the breaker's remote state, read from git refs.
-// Both maps are keyed by slice id and hold commit SHAs:
-// greenlight/checkpoint/{slice} and greenlight/reset/{slice}.
+// Refs are the breaker's tags as the remote (or the local repository) has
+// them, keyed by slice id: greenlight/checkpoint/{slice} → commit SHA.
+// They are conveniences, shown and compared, never evidence: a reset is a
+// ledger record (Push.Reset), never a tag.
 type Refs struct {
 	Checkpoints map[string]string
-	Resets      map[string]string
 }
 
 // Policy is the set of rules Evaluate applies. DefaultPolicy is Greenlight's.

@@ -5,17 +5,23 @@ import (
 	"testing"
 )
 
-// A closed (or merged) pull request takes its slice's checkpoint and reset
-// tags with it; a tag already gone is success. Other slices' tags stay.
+// A closed (or merged) pull request takes the tags its runs created with
+// it — the ones its ledger records, while they point where it put them; a
+// tag already gone is success. Other slices' tags, and a tag someone moved
+// since, stay.
 func TestAction_ClosedPullRequestDeletesTags(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
-		present []string // tags of S-3 present before
+		reset   bool   // a maintainer reset the slice (the reset tag)
+		gone    string // a tag deleted by hand before the close
+		moved   string // a tag someone moved before the close
+		deleted []string
 	}{
-		{"both tags", []string{"checkpoint", "reset"}},
-		{"reset tag missing", []string{"checkpoint"}},
-		{"no tags at all", nil},
+		{"both tags", true, "", "", []string{"checkpoint", "reset"}},
+		{"reset tag missing", true, "reset", "", []string{"checkpoint"}},
+		{"checkpoint only", false, "", "", []string{"checkpoint"}},
+		{"checkpoint moved by someone", false, "", "checkpoint", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -23,44 +29,71 @@ func TestAction_ClosedPullRequestDeletesTags(t *testing.T) {
 			h := newActionHarness(t)
 			base, head := h.spiral(2)
 			pr := h.openPR(head)
-			for _, kind := range tt.present {
-				h.srv.SetRef("tags/greenlight/"+kind+"/S-3", base)
-			}
 			h.srv.SetRef("tags/greenlight/checkpoint/S-9", base)
-
+			if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitClosed {
+				t.Fatalf("push: exit %d\n%s", res.code, res.stdout)
+			}
+			if tt.reset {
+				h.srv.SetPermission("alice", "write")
+				if res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset")); res.code != ExitClosed {
+					t.Fatalf("reset: exit %d\n%s", res.code, res.stdout)
+				}
+			}
+			if tt.gone != "" {
+				h.srv.DeleteRef("tags/greenlight/" + tt.gone + "/S-3")
+			}
+			if tt.moved != "" {
+				h.srv.SetRef("tags/greenlight/"+tt.moved+"/S-3", head)
+			}
 			res := h.run("pull_request", pullRequestEvent(t, "closed", pr))
 			if res.code != ExitClosed {
 				t.Fatalf("exit = %d, want %d\n%s%s", res.code, ExitClosed, res.stdout, res.summary)
 			}
 			refs := h.srv.Tags()
-			if _, ok := refs["tags/greenlight/checkpoint/S-9"]; !ok || len(refs) != 1 {
-				t.Errorf("refs = %v, want only the other slice's checkpoint", refs)
+			if _, ok := refs["tags/greenlight/checkpoint/S-9"]; !ok {
+				t.Errorf("refs = %v: the other slice's checkpoint was deleted", refs)
 			}
 			for _, kind := range []string{"checkpoint", "reset"} {
-				if got := h.countCalls("DELETE", "/git/refs/tags/greenlight/"+kind+"/S-3"); got != 1 {
-					t.Errorf("DELETE of the %s tag sent %d times, want 1", kind, got)
+				want := 0
+				for _, d := range tt.deleted {
+					if d == kind {
+						want = 1
+					}
+				}
+				if got := h.countCalls("DELETE", "/git/refs/tags/greenlight/"+kind+"/S-3"); got != want {
+					t.Errorf("DELETE of the %s tag sent %d times, want %d", kind, got, want)
 				}
 			}
-			if !strings.Contains(res.summary, "deleted tags/greenlight/checkpoint/S-3") {
+			if len(tt.deleted) > 0 && !strings.Contains(res.summary, "deleted greenlight/checkpoint/S-3") {
 				t.Errorf("step summary does not say what was deleted:\n%s", res.summary)
+			}
+			if tt.moved != "" && !strings.Contains(res.summary, "left alone") {
+				t.Errorf("step summary does not say the moved tag was left alone:\n%s", res.summary)
 			}
 		})
 	}
 }
 
-// The slice comes from the commits too: a branch without S-<n> in its name
-// still loses its tags once merged.
-func TestAction_MergedPullRequestFindsSliceInCommits(t *testing.T) {
+// A merged pull request (base..head is empty then) still takes the tags
+// its runs created: they come from its ledger, not from its commits.
+func TestAction_MergedPullRequestDeletesItsOwnTags(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
 	base := h.repo.git("rev-parse", "HEAD")
 	h.repo.git("checkout", "-q", "-b", "agent/users")
 	head := h.repo.attempt("S-4", testDup, "first try")
-	h.repo.git("checkout", "-q", "main")
-	h.repo.git("merge", "-q", "--no-ff", "-m", "Merge agent/users", "agent/users")
+	h.failing(testDup)
 	pr := h.openPR(head)
 	pr.HeadRef, pr.BaseSHA = "agent/users", base
-	h.srv.SetRef("tags/greenlight/checkpoint/S-4", base)
+	h.srv.AddPullRequest(pr)
+	if res := h.run("push", pushEvent(t, "agent/users", head)); res.code != ExitClosed {
+		t.Fatalf("push: exit %d\n%s", res.code, res.stdout)
+	}
+	if _, ok := h.srv.Ref("tags/greenlight/checkpoint/S-4"); !ok {
+		t.Fatalf("the push created no checkpoint tag: %v", h.srv.Tags())
+	}
+	h.repo.git("checkout", "-q", "main")
+	h.repo.git("merge", "-q", "--no-ff", "-m", "Merge agent/users", "agent/users")
 	payload := pullRequestEvent(t, "closed", pr)
 	setPath(payload, "pull_request.merged", true)
 

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 const testDup = "TestRegister_DuplicateEmail"
@@ -127,21 +132,42 @@ func TestEvaluate_OpenStaysOpenAfterPassingPush(t *testing.T) {
 	}
 }
 
-// main: I ── agent: A A A ──(reset tag)── A(head, fail)
-func TestEvaluate_ResetTagRestartsCounts(t *testing.T) {
+// main: I ── agent: A A A ──(reset)── A(head, fail). A reset is a ledger
+// record (what `breaker ledger` fetches), never a tag: with the reset tag
+// alone every attempt counts; with the record in --ledger, the counts
+// restart after it, as in CI.
+func TestEvaluate_ResetIsALedgerRecordNotATag(t *testing.T) {
 	t.Parallel()
 	r := newTestRepo(t)
 	r.git("checkout", "-q", "-b", "agent/S-1")
 	for _, s := range []string{"one", "two", "three"} {
 		r.attempt("S-1", testDup, s, "Greenlight-Result: fail")
 	}
+	resetAt := r.git("rev-parse", "HEAD")
 	r.git("tag", "greenlight/reset/S-1")
 	r.attempt("S-1", testDup, "with guidance")
 	r.results("junit.xml", map[string]string{testDup: "fail"})
 
 	rep, code := evaluateJSON(t, r, "--results", "junit.xml")
-	if code != ExitClosed || rep.TotalFailed != 1 || failedOf(rep, testDup) != 1 {
-		t.Errorf("exit %d, total %d, per test %d; want 0, 1, 1 after the reset", code, rep.TotalFailed, failedOf(rep, testDup))
+	if code != ExitTripped || rep.TotalFailed != 4 {
+		t.Errorf("tag only: exit %d, total %d; want 42 and 4: a tag is never a reset", code, rep.TotalFailed)
+	}
+	entry := ledger.Entry{Schema: ledger.Schema, Head: resetAt, ObservedAt: time.Date(2026, 2, 18, 9, 0, 0, 0, time.UTC), RunID: 9,
+		Event: "issue_comment", PR: 7, Slice: "S-1", Tests: []ledger.Test{},
+		Verdict: ledger.Verdict{State: "CLOSED"}, Reset: &ledger.Reset{Author: "alice", At: time.Date(2026, 2, 18, 9, 0, 0, 0, time.UTC)}}
+	file := filepath.Join(t.TempDir(), "ledger.jsonl")
+	var buf strings.Builder
+	if err := ledger.WriteLines(&buf, []ledger.Entry{entry}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, file, buf.String())
+	out, _, code := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--results", "junit.xml", "--ledger", file, "--format", "json")
+	var got jsonReport
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if code != ExitClosed || got.TotalFailed != 1 || failedOf(got, testDup) != 1 {
+		t.Errorf("with the reset record: exit %d, total %d, per test %d; want 0, 1, 1 after the reset", code, got.TotalFailed, failedOf(got, testDup))
 	}
 }
 

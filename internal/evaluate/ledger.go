@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"strings"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -26,6 +27,29 @@ type Run struct {
 	RunID      int64
 	Event      string
 	PR         int
+	Branch     string // the branch judged; with PR, whose ledger this is
+}
+
+// Belongs reports whether entry e is an observation of the pull request
+// (or branch) run judges (DESIGN §2: observations are kept per pull
+// request): one written for the same pull request, or for no pull request
+// on the same branch (pushes before the pull request was opened). Entries
+// without a branch predate the field and are kept. Another pull request's
+// entries, even on a shared commit, are not this one's pushes, resets or
+// checkpoints.
+//
+// A run that names neither (the command line over a ledger file the user
+// chose) takes every entry.
+func (run Run) Belongs(e ledger.Entry) bool {
+	switch {
+	case run.PR == 0 && run.Branch == "":
+		return true
+	case run.PR > 0 && e.PR > 0:
+		return e.PR == run.PR
+	case e.PR > 0: // a branch run reading a pull request's entries
+		return e.Branch != "" && e.Branch == run.Branch
+	}
+	return e.Branch == "" || run.Branch == "" || e.Branch == run.Branch
 }
 
 // runPush is this run's observation of the head as a push: every test of
@@ -105,8 +129,9 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 	return p
 }
 
-// ledgerPushes verifies the entries and turns them into pushes.
-func ledgerPushes(l Ledger, names []string) ([]breaker.Push, breaker.LedgerInfo) {
+// ledgerPushes verifies the entries and turns those of run's pull request
+// (or branch) into pushes; every entry is verified, another's included.
+func ledgerPushes(l Ledger, names []string, run Run) ([]breaker.Push, breaker.LedgerInfo) {
 	info := breaker.LedgerInfo{Entries: len(l.Entries), Signed: l.Key != nil, Source: l.Source,
 		Tampered: append([]string(nil), l.Tampered...)}
 	if info.Source == "" {
@@ -119,7 +144,9 @@ func ledgerPushes(l Ledger, names []string) ([]breaker.Push, breaker.LedgerInfo)
 		if l.Key != nil && !ledger.Verify(e, l.Key) {
 			info.Tampered = append(info.Tampered, e.Head)
 		}
-		out = append(out, entryPush(e, names))
+		if run.Belongs(e) {
+			out = append(out, entryPush(e, names))
+		}
 	}
 	info.Verified = l.Key != nil && len(info.Tampered) == 0
 	return out, info
@@ -132,7 +159,8 @@ func ledgerPushes(l Ledger, names []string) ([]breaker.Push, breaker.LedgerInfo)
 func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	e := ledger.Entry{Schema: ledger.Schema, Head: s.run.Head, ObservedAt: s.run.ObservedAt.UTC(),
 		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{},
-		Verdict: ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed}}
+		Verdict: ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed},
+		Branch: s.meta.Branch, PrevHeads: s.PrevHeads(), Checkpoint: d.Checkpoint.SHA}
 	if s.run.Infra != "" {
 		infra := s.run.Infra
 		e.Infra = &infra
@@ -153,7 +181,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		byName[t.FullName()] = t
 	}
 	for _, le := range s.ledger.Entries {
-		if le.Slice != d.Slice {
+		if le.Slice != d.Slice || !s.meta.Belongs(le) {
 			continue
 		}
 		for _, lt := range le.Tests {
@@ -171,3 +199,69 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	}
 	return e
 }
+
+// PrevHeads are the heads the ledger holds for this run's pull request (or
+// branch), oldest first, without this run's head and bounded by
+// ledger.MaxPrevHeads (the newest kept): what the entry this run writes
+// names as observed before it.
+func (s Snapshot) PrevHeads() []string {
+	entries := append([]ledger.Entry(nil), s.ledger.Entries...)
+	ledger.Sort(entries)
+	seen := map[string]bool{strings.ToLower(s.run.Head): true}
+	var out []string
+	for _, e := range entries {
+		h := strings.ToLower(e.Head)
+		if seen[h] || !s.meta.Belongs(e) {
+			continue
+		}
+		seen[h] = true
+		out = append(out, e.Head)
+	}
+	if len(out) > ledger.MaxPrevHeads {
+		out = out[len(out)-ledger.MaxPrevHeads:]
+	}
+	return out
+}
+
+// RecordedCheckpoint is the checkpoint of slice the ledger recorded first
+// for this run's pull request (or branch): the rollback target. "" when
+// no entry recorded one.
+func (s Snapshot) RecordedCheckpoint(slice string) string {
+	entries := append([]ledger.Entry(nil), s.ledger.Entries...)
+	ledger.Sort(entries)
+	for _, e := range entries {
+		if e.Slice == slice && e.Checkpoint != "" && s.meta.Belongs(e) {
+			return e.Checkpoint
+		}
+	}
+	return ""
+}
+
+// OwnedTags are the tags run's pull request's ledger records creating or
+// moving, each at the commit it was last put at.
+func OwnedTags(l Ledger, run Run) []ledger.Tag {
+	entries := append([]ledger.Entry(nil), l.Entries...)
+	ledger.Sort(entries)
+	at := map[string]string{}
+	var names []string
+	for _, e := range entries {
+		if !run.Belongs(e) {
+			continue
+		}
+		for _, t := range e.Tags {
+			if _, ok := at[t.Name]; !ok {
+				names = append(names, t.Name)
+			}
+			at[t.Name] = t.SHA
+		}
+	}
+	out := make([]ledger.Tag, 0, len(names))
+	for _, n := range names {
+		out = append(out, ledger.Tag{Name: n, SHA: at[n]})
+	}
+	return out
+}
+
+// Belongs reports whether a ledger entry is of this run's pull request (or
+// branch): see Run.Belongs.
+func (s Snapshot) Belongs(e ledger.Entry) bool { return s.meta.Belongs(e) }

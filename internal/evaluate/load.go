@@ -122,7 +122,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		run.ObservedAt = time.Now().UTC()
 	}
 	head := runPush(lg.HeadSHA, run, rep, names)
-	in.Pushes, in.Ledger = ledgerPushes(opts.Ledger, names)
+	in.Pushes, in.Ledger = ledgerPushes(opts.Ledger, names, run)
 	in.Pushes = append(in.Pushes, head)
 	if len(lg.Notes) > 0 {
 		in.Observation.Notes = append(slices.Clone(lg.Notes), in.Observation.Notes...)
@@ -149,6 +149,19 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 func (s Snapshot) Decide(refs breaker.Refs) breaker.Decision {
 	in := s.input
 	in.Refs = refs
+	return breaker.Evaluate(in)
+}
+
+// DecideReset decides as the run that records a verified reset of slice at
+// its head: this run's push carries the reset record, so every push
+// observed up to it is prior.
+func (s Snapshot) DecideReset(refs breaker.Refs, slice string, rec breaker.ResetRecord) breaker.Decision {
+	in := s.input
+	in.Refs = refs
+	in.Slice = slice
+	in.Pushes = slices.Clone(in.Pushes)
+	last := len(in.Pushes) - 1
+	in.Pushes[last].Slice, in.Pushes[last].Reset = slice, &rec
 	return breaker.Evaluate(in)
 }
 

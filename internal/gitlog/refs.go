@@ -10,12 +10,13 @@ import (
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
-// Refs reads the policy's local tags (breaker.RefName: checkpoint and reset
-// per slice), peeled to commit SHAs and keyed by slice id. A tag whose slice
-// part is not a valid slice id is not the breaker's and is skipped.
+// Refs reads the policy's local checkpoint tags (breaker.RefName, per
+// slice), peeled to commit SHAs and keyed by slice id. A tag whose slice
+// part is not a valid slice id is not the breaker's and is skipped. Reset
+// tags are not read: a reset is a ledger record, never a tag.
 func (r *Repo) Refs(p breaker.Policy) (breaker.Refs, error) {
 	defer runtime.KeepAlive(r) // the packs stay mapped while tags are peeled
-	out := breaker.Refs{Checkpoints: map[string]string{}, Resets: map[string]string{}}
+	out := breaker.Refs{Checkpoints: map[string]string{}}
 	iter, err := r.store.IterReferences()
 	if err != nil {
 		return breaker.Refs{}, fmt.Errorf("list tags: %w", err)
@@ -26,7 +27,6 @@ func (r *Repo) Refs(p breaker.Policy) (breaker.Refs, error) {
 		into   map[string]string
 	}{
 		{"refs/tags/" + breaker.RefPrefix(p, breaker.RefCheckpoint), out.Checkpoints},
-		{"refs/tags/" + breaker.RefPrefix(p, breaker.RefReset), out.Resets},
 	}
 	err = iter.ForEach(func(ref *plumbing.Reference) error {
 		for _, k := range kinds {

@@ -29,11 +29,11 @@ func TestRepo_Refs(t *testing.T) {
 		prefix string
 		want   breaker.Refs
 	}{
+		// The reset tag is not read: a reset is a ledger record, never a tag.
 		{"", breaker.Refs{
 			Checkpoints: map[string]string{"S-3": marks[m2], "S-4": marks[a1]},
-			Resets:      map[string]string{"S-3": marks[a2]},
 		}},
-		{"team/", breaker.Refs{Checkpoints: map[string]string{"S-9": marks[m1]}, Resets: map[string]string{}}},
+		{"team/", breaker.Refs{Checkpoints: map[string]string{"S-9": marks[m1]}}},
 	}
 	repo, err := Open(h.dir)
 	if err != nil {

@@ -41,6 +41,23 @@ type Entry struct {
 	// Reset records a verified human reset made at Head: who and their
 	// words. Null otherwise.
 	Reset *Reset `json:"reset,omitempty"`
+	// Branch is the branch judged (the pull request's head branch): with PR,
+	// whose observations these are. Entries written before it existed
+	// lack it.
+	Branch string `json:"branch,omitempty"`
+	// PrevHeads are the heads the breaker observed for this pull request (or
+	// branch) before this one, oldest first: a rebase or a squash takes
+	// commits off the branch, never an observation out of the ledger, since
+	// the reader fetches every head an entry names.
+	PrevHeads []string `json:"prev_heads,omitempty"`
+	// Checkpoint is the slice's checkpoint as this run found it: the commit
+	// its first attempt started from. The first entry of a slice that has
+	// one is the rollback target; a tag is never.
+	Checkpoint string `json:"checkpoint,omitempty"`
+	// Tags are the breaker's tags this run created or moved, with where it
+	// put them: the tags this pull request owns, and the only ones its
+	// cleanup deletes.
+	Tags []Tag `json:"tags,omitempty"`
 	// Cut is how many tests were left out to keep the entry under its
 	// size bound; the first ones kept are the failing ones.
 	Cut int    `json:"cut"`
@@ -61,6 +78,13 @@ type Reset struct {
 	Author string    `json:"author"`
 	Text   string    `json:"text"`
 	At     time.Time `json:"at"`
+}
+
+// Tag is a tag a run created or moved: its name (without refs/tags/) and
+// the commit it put it at.
+type Tag struct {
+	Name string `json:"name"`
+	SHA  string `json:"sha"`
 }
 
 // Verdict is a run's decision, as the ledger keeps it.
@@ -141,6 +165,10 @@ const (
 	blockStart = "<!-- greenlight-ledger:v1"
 	blockEnd   = "greenlight-ledger -->"
 )
+
+// MaxPrevHeads bounds the earlier heads one entry names: 1,000 pushes of
+// one pull request.
+const MaxPrevHeads = 1000
 
 // MaxText is GitHub's limit on a check run's output text, in characters.
 const MaxText = 65535
@@ -239,6 +267,17 @@ func decodeJSON(s string) (Entry, error) {
 	}
 	if !validSHA(e.Head) {
 		return Entry{}, fmt.Errorf("head %q is not a commit id", e.Head)
+	}
+	if len(e.PrevHeads) > MaxPrevHeads {
+		return Entry{}, fmt.Errorf("%d earlier heads, over the %d bound", len(e.PrevHeads), MaxPrevHeads)
+	}
+	for _, h := range e.PrevHeads {
+		if !validSHA(h) {
+			return Entry{}, fmt.Errorf("earlier head %q is not a commit id", h)
+		}
+	}
+	if e.Checkpoint != "" && !validSHA(e.Checkpoint) {
+		return Entry{}, fmt.Errorf("checkpoint %q is not a commit id", e.Checkpoint)
 	}
 	for _, t := range e.Tests {
 		switch t.Status {

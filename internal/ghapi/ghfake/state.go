@@ -166,3 +166,11 @@ func (s *Server) SetRuleset(prefix string) {
 	defer s.mu.Unlock()
 	s.ruleset = prefix
 }
+
+// DeleteRef deletes a ref, named without "refs/", as a person deleting a
+// tag by hand would.
+func (s *Server) DeleteRef(ref string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.refs, strings.TrimPrefix(ref, "refs/"))
+}
