@@ -143,7 +143,7 @@ func TestEvaluate_ResetEndsOnlyThePushesBeforeIt(t *testing.T) {
 		{Head: sha(1), Slice: "S-3", Reset: &ResetRecord{Author: "alice"}, Source: PushFromLedger,
 			Tests: map[string]PushTest{"TestLogin": {Status: StatusFail}}},
 		failing(sha(92)), failing(sha(93)), // after the reset, force-pushed away since
-		failing(sha(1)),                    // back onto the reset commit
+		failing(sha(1)), // back onto the reset commit
 		{Head: sha(2), Source: PushFromRun, Complete: true, Tests: map[string]PushTest{"TestLogin": {Status: StatusFail}}},
 	}
 	in.Slice = "S-3"

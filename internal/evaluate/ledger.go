@@ -160,7 +160,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	e := ledger.Entry{Schema: ledger.Schema, Head: s.run.Head, ObservedAt: s.run.ObservedAt.UTC(),
 		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{},
 		Verdict: ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed},
-		Branch: s.meta.Branch, PrevHeads: s.PrevHeads(), Checkpoint: d.Checkpoint.SHA}
+		Branch:  s.meta.Branch, PrevHeads: s.PrevHeads(), Checkpoint: d.Checkpoint.SHA}
 	if s.run.Infra != "" {
 		infra := s.run.Infra
 		e.Infra = &infra
