@@ -32,7 +32,8 @@ type remoteState struct {
 // are ignored; one of ours that holds no readable entry was rewritten, and
 // counts as tampered (fail closed): its head is named.
 func readState(ctx context.Context, r *run, pr int, branch string) (remoteState, error) {
-	st, err := r.forge.ReadLedger(ctx, LedgerQuery{PR: pr, Branch: branch, CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID})
+	q := LedgerQuery{PR: pr, Branch: branch, CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
+	st, err := r.forge.ReadLedger(ctx, q)
 	if err != nil {
 		return remoteState{}, err
 	}
@@ -43,12 +44,59 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)
 	}
-	entries, tampered, notes := DecodeLedger(st.Runs, r.in.AppID, r.in.CheckName)
+	runs, err := followPrevHeads(ctx, r, st.Runs, q, evaluate.Run{PR: pr, Branch: branch})
+	if err != nil {
+		return remoteState{}, err
+	}
+	entries, tampered, notes := DecodeLedger(runs, r.in.AppID, r.in.CheckName)
 	rs.ledger.Entries, rs.ledger.Tampered = entries, tampered
 	for _, n := range notes {
 		r.note("%s", n)
 	}
 	return rs, nil
+}
+
+// maxPrevRounds bounds the rounds of following earlier heads: each entry
+// names every head before it, so one round finds them all unless the
+// pull request was rewritten many times over.
+const maxPrevRounds = 8
+
+// followPrevHeads adds the check runs of every head an entry of this pull
+// request names as observed before it and the query did not read (a
+// rebase or a squash took it off the branch): every observed head stays
+// in the ledger (DESIGN §6). It returns runs with those added.
+func followPrevHeads(ctx context.Context, r *run, runs []CheckRunText, q LedgerQuery, who evaluate.Run) ([]CheckRunText, error) {
+	read := map[string]bool{}
+	for _, run := range runs {
+		read[strings.ToLower(run.HeadSHA)] = true
+	}
+	for round := 0; ; round++ {
+		entries, _, _ := DecodeLedger(runs, r.in.AppID, r.in.CheckName)
+		var missing []string
+		for _, e := range entries {
+			if !who.Belongs(e) {
+				continue
+			}
+			for _, h := range e.PrevHeads {
+				if k := strings.ToLower(h); !read[k] {
+					read[k] = true
+					missing = append(missing, h)
+				}
+			}
+		}
+		if len(missing) == 0 {
+			return runs, nil
+		}
+		if round == maxPrevRounds || len(read) > 10*ledger.MaxPrevHeads {
+			return nil, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)
+		}
+		more, err := r.forge.ReadHeads(ctx, q, missing)
+		if err != nil {
+			return nil, err
+		}
+		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", len(missing))
+		runs = append(runs, more...)
+	}
 }
 
 // lowGraphQLRuns is how many ledger reads' worth of GraphQL points left

@@ -82,6 +82,10 @@ type Forge interface {
 // request's comments, so a push run stays within a handful of API calls.
 type LedgerStore interface {
 	ReadLedger(ctx context.Context, q LedgerQuery) (LedgerState, error)
+	// ReadHeads reads the breaker's check runs on the given commits (heads
+	// an entry names as observed before it, which the pull request no
+	// longer lists). A head GitHub no longer has is an error.
+	ReadHeads(ctx context.Context, q LedgerQuery, heads []string) ([]CheckRunText, error)
 	CreateCheckRun(ctx context.Context, run CheckRun) (id int64, err error)
 }
 

@@ -44,6 +44,11 @@ type actionHarness struct {
 	// anyPayload skips the check that event payloads are GitHub's: for
 	// tests of broken or hostile payloads.
 	anyPayload bool
+	// advance makes each run a minute later than the one before, with its
+	// own run id, as runs on GitHub are (the ledger orders entries by
+	// both); off, every run is at actionNow with run id 4242.
+	advance bool
+	runs    int
 
 	mu     sync.Mutex
 	sleeps []time.Duration // waits the GitHub client asked for
@@ -80,7 +85,7 @@ func (h *actionHarness) deps() action.Deps {
 		NewForge: func(c actionenv.Context, in actionenv.Inputs) (action.Forge, error) {
 			return ghapi.New(ghapi.Config{
 				Token: in.Token, APIURL: h.srv.URL(), Owner: c.Owner, Repo: c.Repo,
-				Now: func() time.Time { return actionNow },
+				Now: h.now,
 				Sleep: func(_ context.Context, d time.Duration) error {
 					h.mu.Lock()
 					defer h.mu.Unlock()
@@ -95,8 +100,19 @@ func (h *actionHarness) deps() action.Deps {
 			h.mu.Unlock()
 			return evaluate.Load(ctx, opts)
 		},
-		Now: func() time.Time { return actionNow },
+		Now: func() time.Time { return h.now() },
 	}
+}
+
+// now is the injected clock: actionNow, or a minute a run later with
+// advance.
+func (h *actionHarness) now() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.advance {
+		return actionNow
+	}
+	return actionNow.Add(time.Duration(h.runs) * time.Minute)
 }
 
 // loadCount is how many times the runs so far read git and results.
@@ -138,6 +154,12 @@ func (h *actionHarness) runWith(event string, payload map[string]any, deps actio
 		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_RUN_ID": "4242", "GITHUB_SERVER_URL": "https://github.com",
 	}
+	h.mu.Lock()
+	h.runs++
+	if h.advance {
+		env["GITHUB_RUN_ID"] = strconv.Itoa(4242 + h.runs)
+	}
+	h.mu.Unlock()
 	for k, v := range h.inputs {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}

@@ -376,6 +376,39 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 	return st, nil
 }
 
+// ReadHeads reads the breaker's check runs on each of heads: one query a
+// head (about 1 point each), for the heads an entry names as observed
+// before it that the pull request's commits and force pushes no longer
+// show (a rebase, a squash). A head GitHub does not have is an error: the
+// ledger would be incomplete.
+func (c *Client) ReadHeads(ctx context.Context, q action.LedgerQuery, heads []string) ([]action.CheckRunText, error) {
+	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
+	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
+	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
+		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
+		runs.AppID = suites.AppID
+	}
+	var out []action.CheckRunText
+	for _, h := range heads {
+		var res commitRunsQuery
+		vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "suites": suites, "runs": runs,
+			"oid": githubv4.GitObjectID(h)}
+		op := "read the ledger entry of earlier head " + h
+		if err := c.query(ctx, op, &res, vars); err != nil {
+			return nil, err
+		}
+		if res.Repository.Object == nil {
+			return nil, fmt.Errorf("%s: GitHub no longer has that commit; the ledger would be incomplete", op)
+		}
+		cs := res.Repository.Object.Commit.CheckSuites
+		if !cs.complete() {
+			return nil, fmt.Errorf("%s: more check suites or runs named %s than one query reads; the ledger would be incomplete", op, q.CheckName)
+		}
+		out = append(out, runsOf(h, cs)...)
+	}
+	return out, nil
+}
+
 // checkTypeAll asks for every check run, not only the latest of a name.
 var checkTypeAll = githubv4.CheckRunTypeAll
 
