@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"encoding/base64"
 	"fmt"
+	"net/url"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -208,4 +211,236 @@ func readReport(t *testing.T, h *actionHarness) jsonReport {
 	t.Helper()
 	l := &ledgerRun{h: h}
 	return l.report()
+}
+
+// The agent's own account (write permission, neither author nor pusher of
+// the other pull request) resets slice S-3 on a person's pull request, and
+// a maintainer resets that person's pull request too; the agent then
+// merges that head into its branch. Neither reset reaches the agent's pull
+// request: a reset is a record of the pull request it was made on.
+func TestTrust_ResetOnAnotherPullRequestDoesNotReachThisOne(t *testing.T) {
+	t.Parallel()
+	tr := newTrust(t)
+	tr.h.repo.git("checkout", "-q", "-b", "people/S-3")
+	tr.h.repo.attempt("S-3", "TestLogin", "the person's fix")
+	res, personHead := tr.push(8, "people/S-3", nil)
+	tr.want("the person's push", res, ExitClosed)
+	tr.h.srv.AddPullRequest(breaker.PullRequest{Number: 8, HeadSHA: personHead, HeadRef: "people/S-3", BaseRef: "main",
+		BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "bob"})
+
+	tr.h.repo.git("checkout", "-q", "main")
+	tr.h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+		tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("the agent's take %d", i+1))
+		res, _ := tr.push(7, "agent/S-3", nil)
+		tr.want(fmt.Sprintf("agent push %d", i+1), res, want)
+	}
+	// The agent's account: write permission, nothing to do with #8.
+	tr.h.srv.SetPermission("mallory", "write")
+	if res := tr.h.run("issue_comment", commentEvent(t, 8, "mallory", "User", "/breaker reset S-3")); res.code != ExitClosed {
+		t.Fatalf("mallory's reset on #8: exit %d\n%s", res.code, res.stdout)
+	}
+	if res := tr.reset(8, "/breaker reset S-3"); res.code != ExitClosed {
+		t.Fatalf("alice's reset on #8: exit %d\n%s", res.code, res.stdout)
+	}
+	tr.h.repo.git("merge", "-q", "--no-ff", "-m", "Merge the person's work", "people/S-3")
+	res, _ = tr.push(7, "agent/S-3", nil)
+	tr.want("the agent's push after merging the reset head", res, ExitTripped)
+}
+
+// The agent plants greenlight/checkpoint/S-3 at a commit of its own (the
+// app deleted, EVIL added); a maintainer's /breaker reset --rollback on a
+// person's pull request restores the checkpoint that pull request's ledger
+// recorded, never the tag, and reports the disagreeing tag.
+func TestTrust_PlantedCheckpointIsNeverARollbackTarget(t *testing.T) {
+	t.Parallel()
+	tr := newTrust(t)
+	base := tr.h.repo.git("rev-parse", "main")
+	baseTree := tr.h.repo.git("rev-parse", "main^{tree}")
+	tr.h.repo.git("checkout", "-q", "-b", "evil")
+	tr.h.repo.git("rm", "-q", "-r", "internal")
+	evil := tr.h.repo.commit("take over", map[string]string{"EVIL": "pwned\n"})
+	evilTree := tr.h.repo.git("rev-parse", "HEAD^{tree}")
+	tr.h.srv.AddCommit(evil, evilTree, "take over", base)
+	tr.h.srv.SetRef("tags/greenlight/checkpoint/S-3", evil)
+
+	tr.h.repo.git("checkout", "-q", "main")
+	tr.h.repo.git("checkout", "-q", "-b", "people/S-3")
+	tr.h.repo.attempt("S-3", "TestLogin", "the person's fix")
+	res, head := tr.push(8, "people/S-3", nil)
+	tr.want("the person's push", res, ExitClosed)
+	res = tr.reset(8, "/breaker reset S-3 --rollback")
+	if res.code != ExitClosed {
+		t.Fatalf("reset --rollback: exit %d\n%s", res.code, res.stdout)
+	}
+	newHead, ok := tr.h.srv.Ref("heads/people/S-3")
+	if !ok || newHead == head {
+		t.Fatalf("the branch was not rolled back: %q", newHead)
+	}
+	tree, _, parents, _ := tr.h.srv.Commit(newHead)
+	if tree != baseTree || tree == evilTree || len(parents) != 1 || parents[0] != head {
+		t.Errorf("rollback commit has tree %s (the checkpoint's is %s, the planted tag's %s), parents %v", tree, baseTree, evilTree, parents)
+	}
+	if !strings.Contains(res.summary, "not at the checkpoint this pull request's ledger recorded") {
+		t.Errorf("the disagreeing tag is not reported:\n%s", res.summary)
+	}
+	if got, _ := tr.h.srv.Ref("tags/greenlight/checkpoint/S-3"); got != evil {
+		t.Errorf("the planted tag was moved to %s; the breaker never moves a tag it does not own", got)
+	}
+}
+
+// Closing the agent's pull request deletes no tag of another pull request
+// of the same slice: the person's pull request created the checkpoint tag,
+// its ledger owns it.
+func TestTrust_ClosingAPullRequestKeepsOthersTags(t *testing.T) {
+	t.Parallel()
+	tr := newTrust(t)
+	tr.h.repo.git("checkout", "-q", "-b", "people/S-3")
+	tr.h.repo.attempt("S-3", "TestLogin", "the person's fix")
+	res, _ := tr.push(8, "people/S-3", nil)
+	tr.want("the person's push", res, ExitClosed)
+	cp, ok := tr.h.srv.Ref("tags/greenlight/checkpoint/S-3")
+	if !ok {
+		t.Fatalf("the person's push created no checkpoint tag: %v", tr.h.srv.Tags())
+	}
+	tr.h.repo.git("checkout", "-q", "main")
+	tr.h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	tr.h.repo.attempt("S-3", "TestLogin", "the agent's take")
+	res, head := tr.push(7, "agent/S-3", nil)
+	tr.want("the agent's push", res, ExitClosed)
+	pr := breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "agent-bot"}
+	if res := tr.h.run("pull_request", pullRequestEvent(t, "closed", pr)); res.code != ExitClosed {
+		t.Fatalf("close: exit %d\n%s", res.code, res.stdout)
+	}
+	if got, ok := tr.h.srv.Ref("tags/greenlight/checkpoint/S-3"); !ok || got != cp {
+		t.Errorf("the person's checkpoint tag is %q (exists %v) after the agent's pull request closed, want %s kept", got, ok, cp)
+	}
+	if n := tr.h.countCalls("DELETE", "/git/refs/"); n != 0 {
+		t.Errorf("%d tag deletions: the agent's pull request owns no tag", n)
+	}
+}
+
+// A greenlight/reset/S-3 tag the agent pushes itself is no reset, with or
+// without a ledger key.
+func TestTrust_SelfPushedResetTagIsNoReset(t *testing.T) {
+	t.Parallel()
+	for _, key := range []string{"", "a-ledger-key-of-32-characters-ok"} {
+		t.Run(fmt.Sprintf("key=%v", key != ""), func(t *testing.T) {
+			t.Parallel()
+			tr := newTrust(t)
+			if key != "" {
+				tr.h.inputs["ledger-key"] = key
+			}
+			tr.h.repo.git("checkout", "-q", "-b", "agent/S-3")
+			for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+				tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("take %d", i+1))
+				res, _ := tr.push(7, "agent/S-3", nil)
+				tr.want(fmt.Sprintf("push %d", i+1), res, want)
+			}
+			tr.h.srv.SetRef("tags/greenlight/reset/S-3", tr.h.repo.git("rev-parse", "HEAD"))
+			tr.h.repo.attempt("S-3", "TestLogin", "after my own reset")
+			res, _ := tr.push(7, "agent/S-3", nil)
+			tr.want("the push after the self-pushed reset tag", res, ExitTripped)
+		})
+	}
+}
+
+// After a trip, a head whose results hold no test, or whose result path is
+// a directory, is still a failed check: an OPEN circuit is never neutral.
+func TestTrust_OpenCircuitIsNeverNeutral(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"zero tests", "a directory"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			tr := newTrust(t)
+			tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+			for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+				res, _ := tr.push(7, "agent/fix-login", nil)
+				tr.want(fmt.Sprintf("push %d", i+1), res, want)
+			}
+			head := tr.commit("Skip the tests")
+			switch how {
+			case "zero tests":
+				writeFile(t, tr.h.repo.dir+"/junit.xml", `<?xml version="1.0"?><testsuite name="users"></testsuite>`)
+			case "a directory":
+				tr.h.repo.git("rm", "-q", "--cached", "--ignore-unmatch", "junit.xml")
+				removeAll(t, tr.h.repo.dir+"/junit.xml")
+				mkdir(t, tr.h.repo.dir+"/junit.xml")
+			}
+			tr.openPR(7, "agent/fix-login", head, "agent-bot")
+			res := tr.h.run("push", pushEvent(t, "agent/fix-login", head))
+			runs := tr.h.srv.CheckRuns()
+			last := runs[len(runs)-1]
+			if last.HeadSHA != head || last.Conclusion != "failure" {
+				t.Errorf("the check run on %s concluded %q (on %s), want failure: exit %d\n%s", head, last.Conclusion, last.HeadSHA, res.code, res.stdout)
+			}
+		})
+	}
+}
+
+// The agent opens a second pull request at its tripped head: the newest
+// check run on that commit, the one a required check reads, stays failure.
+func TestTrust_SecondPullRequestOnTheTrippedHead(t *testing.T) {
+	t.Parallel()
+	tr := newTrust(t)
+	tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+		tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+		res, _ := tr.push(7, "agent/fix-login", nil)
+		tr.want(fmt.Sprintf("push %d", i+1), res, want)
+	}
+	head := tr.h.repo.git("rev-parse", "HEAD")
+	tr.h.repo.git("checkout", "-q", "-b", "agent/fresh-start")
+	p := tr.openPR(9, "agent/fresh-start", head, "agent-bot")
+	tr.h.run("pull_request", pullRequestEvent(t, "opened", p))
+	runs := tr.h.srv.CheckRuns()
+	last := runs[len(runs)-1]
+	if last.HeadSHA != head || last.Conclusion != "failure" {
+		t.Errorf("the newest check run on the tripped head concluded %q, want failure", last.Conclusion)
+	}
+	if !strings.Contains(last.Title, "#7") {
+		t.Errorf("the title does not say which pull request is OPEN at this head: %q", last.Title)
+	}
+}
+
+// The token in a test name and in build output reaches no request the
+// Action sends: not raw, not JSON-escaped, not base64, not URL-encoded.
+func TestTrust_NoSecretInAnyRequest(t *testing.T) {
+	t.Parallel()
+	tr := newTrust(t)
+	tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+	tr.commit("Fix the login")
+	head := tr.h.repo.git("rev-parse", "HEAD")
+	junit := `<?xml version="1.0"?><testsuite name="users"><testcase classname="users" name="TestLogin_` + actionToken + `" file="internal/auth/login_test.go" line="12">` +
+		`<failure message="login with ` + actionToken + ` failed">dial tcp: token=` + actionToken + ` refused</failure></testcase></testsuite>`
+	writeFile(t, tr.h.repo.dir+"/junit.xml", junit)
+	tr.openPR(7, "agent/fix-login", head, "agent-bot")
+	tr.h.run("push", pushEvent(t, "agent/fix-login", head))
+	if len(tr.h.srv.CheckRuns()) == 0 {
+		t.Fatal("no check run written: the test proves nothing")
+	}
+	forms := []string{actionToken, base64.StdEncoding.EncodeToString([]byte(actionToken)), url.QueryEscape(actionToken),
+		base64.StdEncoding.EncodeToString([]byte("x-access-token:" + actionToken))}
+	for _, c := range tr.h.srv.Calls() {
+		for _, f := range forms {
+			if strings.Contains(c.Body, f) || strings.Contains(c.Query, f) {
+				t.Errorf("%s carries the token (as %q)", c, f)
+			}
+		}
+	}
+}
+
+func removeAll(t *testing.T, p string) {
+	t.Helper()
+	if err := os.RemoveAll(p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mkdir(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
 }
