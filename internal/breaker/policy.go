@@ -61,6 +61,20 @@ func (e *evaluator) policyPushes(d Decision) []Push {
 	return out
 }
 
+// recordedOpen is the first OPEN verdict an observed push after the reset
+// keeps in the ledger (a manual pull cord is not a trip), nil when none.
+func (e *evaluator) recordedOpen(d Decision) *Verdict {
+	for i, p := range e.pushes {
+		if i < len(d.Pushes) && d.Pushes[i].Prior {
+			continue
+		}
+		if v := p.Verdict; v != nil && v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone {
+			return v
+		}
+	}
+	return nil
+}
+
 // applyPolicy replaces greenlight's verdict with the chosen policy's.
 // ledger_tampered stands over every policy.
 func (e *evaluator) applyPolicy(d *Decision) {
@@ -75,6 +89,16 @@ func (e *evaluator) applyPolicy(d *Decision) {
 	default:
 		d.PolicyState = string(d.State)
 		return
+	}
+	if v := e.recordedOpen(*d); v != nil && !d.Tripped {
+		// OPEN ends only by a verified reset, under every policy: what the
+		// agent writes (liza's blackboard emptied) cannot close it.
+		setOpen(d, v.TripReason)
+		d.PolicyState = map[string]string{PolicyBMAD: "TRIGGERED", PolicyLiza: "TRIGGERED"}[e.p.Name]
+		if d.PolicyState == "" {
+			d.PolicyState = string(StateOpen)
+		}
+		e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", v.TripReason)
 	}
 	if tampered {
 		d.State, d.Tripped, d.TripReason = StateOpen, true, TripLedgerTampered

@@ -444,3 +444,30 @@ func mkdir(t *testing.T, p string) {
 		t.Fatal(err)
 	}
 }
+
+// Under policy liza the agent logs anomalies on its blackboard and trips;
+// then it empties .liza/state.yaml, a file it writes: the slice stays OPEN
+// until a verified reset, as under every policy.
+func TestTrust_LizaStaysOpenWhenTheBlackboardIsEmptied(t *testing.T) {
+	t.Parallel()
+	tr := newTrust(t)
+	tr.h.inputs["policy"] = "liza"
+	tr.h.repo.git("checkout", "-q", "-b", "agent/fix")
+	tr.h.repo.commit("Log the blockers", map[string]string{".liza/state.yaml": "anomalies:\n" +
+		"  - {task: task-1, type: external_blocker, details: {blocker_service: payments-sandbox}}\n" +
+		"  - {task: task-2, type: external_blocker, details: {blocker_service: payments-sandbox}}\n"})
+	res, _ := tr.push(7, "agent/fix", map[string]string{"TestLogin": "pass"})
+	tr.want("the blackboard with two outages", res, ExitTripped)
+	tr.h.repo.commit("Clear the blackboard", map[string]string{".liza/state.yaml": "anomalies: []\n"})
+	res, _ = tr.push(7, "agent/fix", map[string]string{"TestLogin": "pass"})
+	tr.want("the blackboard emptied", res, ExitTripped)
+	if res.outputs["trip-reason"] != "anomaly_pattern" {
+		t.Errorf("trip reason %q, want the recorded anomaly_pattern", res.outputs["trip-reason"])
+	}
+	if res := tr.reset(7, "/breaker reset"); res.code != ExitClosed {
+		t.Fatalf("a verified reset: exit %d\n%s", res.code, res.stdout)
+	}
+	tr.commit("Carry on")
+	res, _ = tr.push(7, "agent/fix", map[string]string{"TestLogin": "pass"})
+	tr.want("after the reset", res, ExitClosed)
+}

@@ -36,3 +36,22 @@ func TestClient_DownloadArtifactByName(t *testing.T) {
 		t.Errorf("missing artifact: %v; want an error naming the run's artifacts and the fix", err)
 	}
 }
+
+// A 200 MiB artifact, over the 64 MiB bound of an API answer and under the
+// documented 256 MiB cap, is read whole: the archive download has its own
+// bound. One over the cap the caller gives is refused by size.
+func TestClient_DownloadArtifactPastTheAPIBodyCap(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	const size = 200 << 20
+	srv.AddLargeArtifact(78, "test-results", size)
+	c, _ := newClient(t, srv)
+	data, err := c.DownloadArtifact(context.Background(), 78, "test-results", MaxArtifactBytes)
+	if err != nil || len(data) != size {
+		t.Fatalf("DownloadArtifact: %d bytes, %v; want all %d", len(data), err, size)
+	}
+	_, err = c.DownloadArtifact(context.Background(), 78, "test-results", 100<<20)
+	if err == nil || !strings.Contains(err.Error(), "over the") {
+		t.Errorf("over the caller's cap: %v; want a refusal by size", err)
+	}
+}

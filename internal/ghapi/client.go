@@ -26,6 +26,10 @@ const DefaultAPIURL = "https://api.github.com/"
 // three minutes covers a minute and two.
 const DefaultMaxWait = 3 * time.Minute
 
+// MaxArtifactBytes is the largest results artifact the client downloads:
+// the documented 256 MiB, above the 64 MiB bound of an API answer.
+const MaxArtifactBytes = 256 << 20
+
 // DefaultRequestTimeout bounds one attempt of a request when
 // Config.RequestTimeout is zero.
 const DefaultRequestTimeout = 30 * time.Second
@@ -128,7 +132,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	gqlClient := &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &authTransport{token: cfg.Token, userAgent: c.gh.UserAgent, base: t}}
 	c.gql = githubv4.NewEnterpriseClient(gqlURL, gqlClient)
-	c.blob = &http.Client{Timeout: hc.Timeout, Transport: t}
+	// The archive download has its own bound, the documented artifact cap,
+	// not the API's body cap (DownloadArtifact checks the caller's max too).
+	blobT := *t
+	blobT.maxBody = MaxArtifactBytes + 1
+	blobT.attemptTimeout = max(t.attemptTimeout, 5*time.Minute)
+	c.blob = &http.Client{Timeout: hc.Timeout + blobT.attemptTimeout, Transport: &blobT}
 	return c, nil
 }
 

@@ -53,6 +53,9 @@ type transport struct {
 	attemptTimeout time.Duration // the deadline of each attempt
 	sleep          func(context.Context, time.Duration) error
 	now            func() time.Time
+	// maxBody caps a success body; 0 means maxSuccessBody. The artifact
+	// download has its own, larger cap (MaxArtifactBytes).
+	maxBody int64
 }
 
 // The caps of a response body: GitHub's error bodies are small, and a
@@ -85,7 +88,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			continue
 		}
-		resp.Body = capBody(resp, cancel)
+		resp.Body = capBody(resp, cancel, t.maxBody)
 		wait, limited := rateLimitWait(resp, t.now(), limits)
 		gql := false
 		if !limited && isGraphQL(req) && resp.StatusCode == http.StatusOK {
@@ -192,10 +195,14 @@ func graphQLRateLimited(resp *http.Response, now time.Time) (time.Duration, bool
 	return 0, false
 }
 
-// capBody bounds what may be read of a response (1 MiB of an error, 64 MiB
-// of a success) and ends the attempt's deadline when the body is closed.
-func capBody(resp *http.Response, cancel context.CancelFunc) io.ReadCloser {
+// capBody bounds what may be read of a response (1 MiB of an error, max —
+// maxSuccessBody when 0 — of a success) and ends the attempt's deadline
+// when the body is closed.
+func capBody(resp *http.Response, cancel context.CancelFunc, max int64) io.ReadCloser {
 	limit := int64(maxSuccessBody)
+	if max > 0 {
+		limit = max
+	}
 	if resp.StatusCode >= 400 {
 		limit = maxErrorBody
 	}

@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -12,6 +13,24 @@ type artifact struct {
 	RunID int64
 	Name  string
 	Zip   []byte
+	Size  int64 // when Zip is nil: an archive of Size bytes made as it is served
+}
+
+// AddLargeArtifact stores an artifact of size bytes that are made as they
+// are served (not kept in memory): for tests of size bounds.
+func (s *Server) AddLargeArtifact(runID int64, name string, size int64) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	s.artifacts = append(s.artifacts, artifact{ID: s.nextID, RunID: runID, Name: name, Size: size})
+	return s.nextID
+}
+
+func (a artifact) size() int64 {
+	if a.Zip != nil {
+		return int64(len(a.Zip))
+	}
+	return a.Size
 }
 
 // AddArtifact stores an artifact of workflow run runID and returns its id.
@@ -42,7 +61,7 @@ func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request) {
 	for _, a := range s.artifacts {
 		if a.RunID == run && (name == "" || a.Name == name) {
 			m := template("artifact")
-			m["id"], m["node_id"], m["name"], m["size_in_bytes"], m["expired"] = a.ID, "A_"+strconv.FormatInt(a.ID, 36), a.Name, len(a.Zip), false
+			m["id"], m["node_id"], m["name"], m["size_in_bytes"], m["expired"] = a.ID, "A_"+strconv.FormatInt(a.ID, 36), a.Name, a.size(), false
 			m["url"] = s.apiURL("/repos/%s/%s/actions/artifacts/%d", s.owner, s.repo, a.ID)
 			m["archive_download_url"] = s.apiURL("/repos/%s/%s/actions/artifacts/%d/zip", s.owner, s.repo, a.ID)
 			m["created_at"], m["updated_at"] = epoch.Format(time.RFC3339), epoch.Format(time.RFC3339)
@@ -84,6 +103,11 @@ func (s *Server) blob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/zip")
+	if a.Zip == nil {
+		w.Header().Set("Content-Length", strconv.FormatInt(a.Size, 10))
+		_, _ = io.Copy(w, io.LimitReader(zeros{}, a.Size))
+		return
+	}
 	w.Write(a.Zip)
 }
 
@@ -96,4 +120,12 @@ func (s *Server) artifact(id int64) (artifact, bool) {
 		}
 	}
 	return artifact{}, false
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
