@@ -44,9 +44,12 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)
 	}
-	runs, err := followPrevHeads(ctx, r, st.Runs, q, evaluate.Run{PR: pr, Branch: branch})
+	runs, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch})
 	if err != nil {
 		return remoteState{}, err
+	}
+	if followed > 0 {
+		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", followed)
 	}
 	entries, tampered, notes := DecodeLedger(runs, r.in.AppID, r.in.CheckName)
 	rs.ledger.Entries, rs.ledger.Tampered = entries, tampered
@@ -61,17 +64,19 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 // pull request was rewritten many times over.
 const maxPrevRounds = 8
 
-// followPrevHeads adds the check runs of every head an entry of this pull
-// request names as observed before it and the query did not read (a
-// rebase or a squash took it off the branch): every observed head stays
-// in the ledger (DESIGN §6). It returns runs with those added.
-func followPrevHeads(ctx context.Context, r *run, runs []CheckRunText, q LedgerQuery, who evaluate.Run) ([]CheckRunText, error) {
+// FollowPrevHeads adds the check runs of every head an entry of who's pull
+// request (or branch) names as observed before it and the query did not
+// read (a rebase or a squash took it off the branch): every observed head
+// stays in the ledger (DESIGN §6). It returns runs with those added, and
+// how many heads it followed.
+func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText, q LedgerQuery, who evaluate.Run) ([]CheckRunText, int, error) {
 	read := map[string]bool{}
 	for _, run := range runs {
 		read[strings.ToLower(run.HeadSHA)] = true
 	}
+	followed := 0
 	for round := 0; ; round++ {
-		entries, _, _ := DecodeLedger(runs, r.in.AppID, r.in.CheckName)
+		entries, _, _ := DecodeLedger(runs, q.AppID, q.CheckName)
 		var missing []string
 		for _, e := range entries {
 			if !who.Belongs(e) {
@@ -85,16 +90,16 @@ func followPrevHeads(ctx context.Context, r *run, runs []CheckRunText, q LedgerQ
 			}
 		}
 		if len(missing) == 0 {
-			return runs, nil
+			return runs, followed, nil
 		}
 		if round == maxPrevRounds || len(read) > 10*ledger.MaxPrevHeads {
-			return nil, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)
+			return nil, followed, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)
 		}
-		more, err := r.forge.ReadHeads(ctx, q, missing)
+		more, err := store.ReadHeads(ctx, q, missing)
 		if err != nil {
-			return nil, err
+			return nil, followed, err
 		}
-		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", len(missing))
+		followed += len(missing)
 		runs = append(runs, more...)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
@@ -84,12 +85,27 @@ func runLedger(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker ledger: %v\n", err)
 		return ExitError
 	}
-	st, err := client.ReadLedger(ctx, action.LedgerQuery{PR: *pr, Branch: *branch, CheckName: *checkName, TagPrefix: breaker.DefaultTagPrefix})
+	q := action.LedgerQuery{PR: *pr, Branch: *branch, CheckName: *checkName, TagPrefix: breaker.DefaultTagPrefix, AppID: *appID}
+	st, err := client.ReadLedger(ctx, q)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(err.Error()))
 		return ExitError
 	}
-	entries, tampered, notes := action.DecodeLedger(st.Runs, *appID, *checkName)
+	// As the Action reads it: every head an entry names as observed
+	// before it, and only this pull request's (or branch's) entries.
+	who := evaluate.Run{PR: *pr, Branch: *branch}
+	runs, _, err := action.FollowPrevHeads(ctx, client, st.Runs, q, who)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(err.Error()))
+		return ExitError
+	}
+	all, tampered, notes := action.DecodeLedger(runs, *appID, *checkName)
+	var entries []ledger.Entry
+	for _, e := range all {
+		if who.Belongs(e) {
+			entries = append(entries, e)
+		}
+	}
 	for _, n := range notes {
 		fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(n))
 	}
