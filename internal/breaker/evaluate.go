@@ -52,6 +52,9 @@ func Evaluate(in Input) Decision {
 	t := fold(current, d.Limits)
 	pt := e.foldPushes(atts, current)
 	d.Pushes = pt.summaries
+	if len(pt.flaky) > 0 {
+		e.notef("flaky across pushes (failed, passed, then failed again): %s; a pass of a flaky test is not progress", strings.Join(pt.flaky, ", "))
+	}
 	t.total = max(t.total+pt.extra, pt.floor)
 	if t.reason == TripNone {
 		switch {

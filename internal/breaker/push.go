@@ -110,6 +110,10 @@ type pushTally struct {
 	// and floor the highest count one kept.
 	recorded *Verdict
 	floor    int
+	// flaky are tests that failed, passed and failed again across the
+	// pushes: named in the report, never progress.
+	flaky           []string
+	passedAfterFail map[string]bool
 }
 
 // dedupePushes keeps one observation per head, at the position of the
@@ -149,13 +153,20 @@ func dedupePushes(ps []Push) []Push {
 
 // foldPushes walks the slice's pushes in order (DESIGN §2). prior pushes
 // (before the reset) are summarised but neither counted nor part of the
-// streak. ranges[i] are the commit indexes (lo, hi] that push i brought
-// onto the current history; failedAt reports whether a counted attempt
-// failed on a commit in such a range.
+// streak; they are history for what progress means. declared(i) says
+// whether push i's commits declare attempts, failedAttempt(i) whether one
+// of them counted as failed.
+//
+// A push makes progress only when CI shows something it had not shown
+// before: a test passing that failed at every earlier push where it ran,
+// or fewer failing tests than at every earlier push. Oscillating between
+// failing sets, or a flaky test passing again, is not progress; a push
+// with failing tests and no progress is failed.
 func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, failedAttempt func(i int) bool) pushTally {
-	var t pushTally
+	t := pushTally{passedAfterFail: map[string]bool{}}
 	everFailed := map[string]bool{}
-	var prevFailing map[string]bool
+	ran, failedN := map[string]int{}, map[string]int{}
+	minFailing := -1 // the fewest failing tests at an earlier push; -1 before any
 	for i, p := range ps {
 		s := PushSummary{Head: p.Head, ObservedAt: p.ObservedAt, Source: p.Source, Infra: p.Infra, Prior: i < prior, Declared: declared(i)}
 		if p.Infra != "" {
@@ -179,21 +190,43 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 				s.Vanished = append(s.Vanished, name)
 			}
 		}
-		for name := range prevFailing {
-			if pt, ok := p.Tests[name]; ok && pt.Status == StatusPass {
+		for name, pt := range p.Tests {
+			if pt.Status == StatusPass && ran[name] > 0 && failedN[name] == ran[name] {
 				s.Progress = true
 				break
 			}
+		}
+		if minFailing >= 0 && len(failing) < minFailing {
+			s.Progress = true
 		}
 		s.Failed = len(failing) > 0 && !s.Progress
 		s.Failing = sortedKeys(failing)
 		sort.Strings(s.Vanished)
 		for name, pt := range p.Tests {
-			if pt.Status.Failed() {
+			switch {
+			case pt.Status.Failed():
 				everFailed[name] = true
+				ran[name]++
+				failedN[name]++
+			case pt.Status == StatusPass:
+				ran[name]++
+				if failedN[name] > 0 && !t.flakySeen(name) {
+					t.passedAfterFail[name] = true
+				}
 			}
 		}
-		prevFailing = failing
+		for _, name := range s.Vanished { // a test that vanished has not passed
+			ran[name]++
+			failedN[name]++
+		}
+		for name := range t.passedAfterFail {
+			if failing[name] {
+				t.flaky = appendUnique(t.flaky, name) // failed, passed, failed again
+			}
+		}
+		if minFailing < 0 || len(failing) < minFailing {
+			minFailing = len(failing)
+		}
 		if v := p.Verdict; v != nil && !s.Prior {
 			if v.State == StateOpen && t.recorded == nil && v.TripReason != TripManual && v.TripReason != TripNone {
 				t.recorded = v
@@ -216,7 +249,26 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 		}
 		t.summaries = append(t.summaries, s)
 	}
+	sort.Strings(t.flaky)
 	return t
+}
+
+func (t *pushTally) flakySeen(name string) bool {
+	for _, f := range t.flaky {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -99,7 +99,7 @@ func declare(into map[string]breaker.PushTest, tests []testresult.Test, names []
 // entryPush turns a ledger entry into a push.
 func entryPush(e ledger.Entry, names []string) breaker.Push {
 	p := breaker.Push{Head: e.Head, ObservedAt: e.ObservedAt, RunID: e.RunID, Event: e.Event,
-		Source: breaker.PushFromLedger, Slice: e.Slice,
+		Source: breaker.PushFromLedger, Slice: e.Slice, Complete: e.AllTests && e.Infra == nil,
 		Verdict: &breaker.Verdict{State: e.Verdict.State, TripReason: e.Verdict.TripReason, TotalFailed: e.Verdict.TotalFailed},
 		Counts:  breaker.PushCounts{Total: e.Counts.Total, Passed: e.Counts.Passed, Failed: e.Counts.Failed + e.Counts.Errored},
 		Tests:   make(map[string]breaker.PushTest, len(e.Tests)), Declared: map[string]breaker.PushTest{}}
@@ -168,13 +168,20 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	}
 	c := s.report.Counts()
 	e.Counts = ledger.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}
+	// Every test of the run, passing ones too (cut first when the entry is
+	// too large): later runs judge progress against what ran and passed.
 	seen := map[string]bool{}
+	e.AllTests = true
 	for _, t := range s.report.Tests {
-		if t.Status.Failed() {
-			seen[t.FullName()] = true
-			e.Tests = append(e.Tests, ledger.Test{Suite: t.Suite, Name: t.Name, Status: t.Status,
-				Fingerprint: s.run.Tests[t.FullName()].Fingerprint})
+		if seen[t.FullName()] {
+			continue
 		}
+		seen[t.FullName()] = true
+		lt := ledger.Test{Suite: t.Suite, Name: t.Name, Status: t.Status}
+		if t.Status.Failed() {
+			lt.Fingerprint = s.run.Tests[t.FullName()].Fingerprint
+		}
+		e.Tests = append(e.Tests, lt)
 	}
 	byName := make(map[string]testresult.Test, len(s.report.Tests))
 	for _, t := range s.report.Tests {

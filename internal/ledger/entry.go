@@ -58,6 +58,10 @@ type Entry struct {
 	// put them: the tags this pull request owns, and the only ones its
 	// cleanup deletes.
 	Tags []Tag `json:"tags,omitempty"`
+	// AllTests says Tests holds every test of the run, passing ones too
+	// (none was cut): a test missing from it did not run, and the passes
+	// are history for what progress means.
+	AllTests bool `json:"all_tests,omitempty"`
 	// Cut is how many tests were left out to keep the entry under its
 	// size bound; the first ones kept are the failing ones.
 	Cut int    `json:"cut"`
@@ -208,6 +212,9 @@ func fit(e Entry) Entry {
 		}
 	}
 	e.Tests, e.Cut = tests[:lo], e.Cut+len(tests)-lo
+	if e.Cut > 0 {
+		e.AllTests = false
+	}
 	return e
 }
 
