@@ -135,20 +135,31 @@ func failingNames(p Push) []string {
 	return out
 }
 
-// errorHash is the hash of a push's failing errors (seed 002: SHA-256 of
-// message and type, here of the failing tests' fingerprints, which hash
-// both normalised); "" when nothing fails.
+// errorHash is the hash of a push's errors (seed 002: SHA-256 of the
+// error's message and type): of the distinct fingerprints of its failing
+// tests (each hashes the normalised message and type, no test name), so one
+// identical error across fewer and fewer tests is the same error; "" when
+// nothing fails.
 func errorHash(p Push) string {
 	names := failingNames(p)
 	if len(names) == 0 {
 		return ""
 	}
-	h := sha256.New()
+	seen := map[string]bool{}
+	var fps []string
 	for _, n := range names {
 		fp := p.Tests[n].Fingerprint
 		if fp == "" {
-			fp = n
+			fp = "(no message)"
 		}
+		if !seen[fp] {
+			seen[fp] = true
+			fps = append(fps, fp)
+		}
+	}
+	sort.Strings(fps)
+	h := sha256.New()
+	for _, fp := range fps {
 		h.Write([]byte(fp + "\n"))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]

@@ -144,6 +144,13 @@ func TestPolicy_PRP(t *testing.T) {
 		// Progress every push (a new passing test), the same error each time → OPEN at 3.
 		{"OPEN on 3 identical errors", []push{fail, other, {"TestLogin": "fail:want 200, got 503", "TestLogout": "pass", "TestNew": "pass", "TestMore": "pass"}},
 			ExitTripped, "OPEN", "same_error"},
+		// One test fixed per push while the rest fail with one identical
+		// error: the same error (seed 002 hashes the error, not the tests).
+		{"OPEN on the same error across fewer tests", []push{
+			{"TestA": "fail:dial tcp: connection refused", "TestB": "fail:dial tcp: connection refused", "TestC": "fail:dial tcp: connection refused"},
+			{"TestA": "pass", "TestB": "fail:dial tcp: connection refused", "TestC": "fail:dial tcp: connection refused"},
+			{"TestA": "pass", "TestB": "pass", "TestC": "fail:dial tcp: connection refused"},
+		}, ExitTripped, "OPEN", "same_error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
