@@ -461,3 +461,29 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// The verdict does not depend on the working directory: from a
+// subdirectory of the work tree, breaker evaluate finds the repository and
+// its .greenlight/GRAPH.json at the top, and the scope lock holds there too.
+func TestScope_SameVerdictFromASubdirectory(t *testing.T) {
+	t.Parallel()
+	r := scopeRepo(t, "S-1", ourGraph(t))
+	scopeAttempt(r, "S-1", edits("internal/billing/invoice.go"))
+	atRoot, rootCode := scopeEval(t, r)
+	if len(violationFiles(atRoot, "violation")) == 0 {
+		t.Fatalf("at the root: exit %d, no violation; want the billing file", rootCode)
+	}
+	sub := filepath.Join(r.dir, "internal", "users")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.results(filepath.Join("internal", "users", "junit.xml"), map[string]string{testDup: "pass"})
+	stdout, stderr, code := runCLI(t, "", "evaluate", "--repo", sub, "--base", "main", "--format", "json", "--results", "junit.xml")
+	var rep scopeReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decode: %v\n%s\n%s", err, stdout, stderr)
+	}
+	if code != rootCode || strings.Join(violationFiles(rep, "violation"), ",") != strings.Join(violationFiles(atRoot, "violation"), ",") {
+		t.Errorf("from %s: exit %d, violations %v; want %d and %v as at the root", sub, code, violationFiles(rep, "violation"), rootCode, violationFiles(atRoot, "violation"))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"slices"
 	"time"
@@ -127,7 +128,18 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	if len(lg.Notes) > 0 {
 		in.Observation.Notes = append(slices.Clone(lg.Notes), in.Observation.Notes...)
 	}
-	if in.Scope, err = loadScope(ws, opts.Graph); err != nil {
+	// The graph's paths are the repository's, wherever breaker runs: the
+	// default graph is looked up at the top of the working tree.
+	gws := ws
+	if opts.Graph == "" {
+		if top := repo.WorkTree(); top != "" && !sameDir(top, opts.RepoDir) {
+			if gws, err = workspace.Open(top); err != nil {
+				return Snapshot{}, err
+			}
+			defer gws.Close()
+		}
+	}
+	if in.Scope, err = loadScope(gws, opts.Graph); err != nil {
 		return Snapshot{}, err
 	}
 	in.Phase, in.Threshold = opts.Phase, opts.Threshold
@@ -299,4 +311,11 @@ func describeBase(opts Options, lg gitlog.Log) string {
 		return opts.BaseRef
 	}
 	return lg.BaseRef
+}
+
+// sameDir reports whether two paths name the same directory.
+func sameDir(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }

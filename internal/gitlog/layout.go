@@ -31,6 +31,9 @@ var ErrUnsupportedFormat = errors.New("unsupported repository format")
 // directory holding objects, refs and config (the same for a main checkout).
 type layout struct {
 	gitDir, commonDir string
+	// workTree is the top of the working tree (where .git was found); ""
+	// for a bare repository.
+	workTree string
 }
 
 // findLayout looks for the repository containing dir upwards, as git does:
@@ -43,6 +46,9 @@ func findLayout(dir string) (layout, error) {
 	}
 	for at := dir; ; {
 		if l, ok, err := layoutAt(at); ok || err != nil {
+			if _, serr := os.Lstat(filepath.Join(at, ".git")); serr == nil {
+				l.workTree = at
+			}
 			return l, err
 		}
 		parent := filepath.Dir(at)

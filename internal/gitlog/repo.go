@@ -191,3 +191,7 @@ func describe(rev string) string {
 	}
 	return rev
 }
+
+// WorkTree is the top of the repository's working tree, the directory the
+// repository's paths are relative to; "" for a bare repository.
+func (r *Repo) WorkTree() string { return r.layout.workTree }
