@@ -60,3 +60,28 @@ func TestProgress_ThroughTheAction(t *testing.T) {
 		})
 	}
 }
+
+// An agent that claims a pass (Greenlight-Result: pass) on every push while
+// CI sees TestLogin failing (its result named users.TestLogin): the claims
+// from the ledger's pushes are misreports like this run's, and TestLogin
+// reaches 3/3 at the third push.
+func TestProgress_LyingPassClaimsFromTheLedger(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/S-3")
+	l.h.advance = true
+	var res actionResult
+	for i := range 3 {
+		res, _ = l.push(map[string]string{"TestLogin": "fail", "TestLogout": "pass"},
+			"Greenlight-Slice: S-3", "Greenlight-Test: TestLogin", "Greenlight-Result: pass")
+		if i < 2 && res.code != ExitClosed {
+			t.Fatalf("push %d: exit %d\n%s", i+1, res.code, res.stdout)
+		}
+	}
+	if res.code != ExitTripped || res.outputs["trip-reason"] != "per_test" {
+		t.Fatalf("third push: exit %d, trip %q; want 42 per_test\n%s", res.code, res.outputs["trip-reason"], res.stdout)
+	}
+	rep := l.report()
+	if len(rep.Misreports) != 3 {
+		t.Errorf("%d misreports, want each of the three claims", len(rep.Misreports))
+	}
+}
