@@ -7,8 +7,10 @@ import (
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
-// dryRunForge reads from GitHub and writes nothing: every write is logged
-// and reported as done, so the run goes on as it would.
+// dryRunForge reads from GitHub and writes only the ledger (the check
+// run, which writeCheckRun concludes neutral): every other write is logged
+// and reported as done, so the run goes on as it would, and the counts
+// survive turning dry-run off.
 type dryRunForge struct {
 	Forge
 	log func(string)
@@ -52,7 +54,7 @@ func (f *dryRunForge) CreateCommit(_ context.Context, _, tree string, parents []
 	return "", nil
 }
 
-func (f *dryRunForge) CreateCheckRun(_ context.Context, run CheckRun) (int64, error) {
-	f.log("would write check run " + run.Name + " (" + run.Conclusion + ") on " + breaker.ShortSHA(run.HeadSHA))
-	return 0, nil
+func (f *dryRunForge) CreateCheckRun(ctx context.Context, run CheckRun) (int64, error) {
+	f.log("wrote the ledger entry, check run " + run.Name + " (" + run.Conclusion + ") on " + breaker.ShortSHA(run.HeadSHA) + ": the one write of a dry run")
+	return f.Forge.CreateCheckRun(ctx, run)
 }

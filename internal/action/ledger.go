@@ -222,6 +222,15 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 	case d.HeadInfra != "":
 		conclusion = "neutral"
 	}
+	if r.in.DryRun {
+		// The one place an open verdict may be neutral: the user chose a
+		// dry run, which records and never blocks.
+		verb := "dry run: "
+		if conclusion == "failure" {
+			verb = "dry run: would be "
+		}
+		conclusion, title = "neutral", report.SafeLine(report.Clip(verb+title, 200))
+	}
 	run := redactCheckRun(r, CheckRun{
 		Name: r.in.CheckName, HeadSHA: snap.Head(), Conclusion: conclusion, Title: title,
 		Summary: report.Markdown(d, report.Options{MaxBytes: maxCheckText - 1000, FullReport: r.gh.RunURL, Redactor: r.red}),

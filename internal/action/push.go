@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
@@ -77,10 +78,24 @@ func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullReq
 			x.tags = append(x.tags, ledger.Tag{Name: d.Checkpoint.Tag, SHA: sha})
 		}
 	}
-	writeCheckRun(ctx, r, snap, d, x)
+	ledgerErr := writeCheckRun(ctx, r, snap, d, x)
 	publish(ctx, r, d, refs, pr, "")
-	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip}
-	if d.Tripped && !r.in.FailOnTrip {
+	// A dry run records and never blocks: the verdict is in the ledger, the
+	// summary and the outputs, and the check passes.
+	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip && !r.in.DryRun}
+	if errors.Is(ledgerErr, breaker.ErrForbidden) && !r.in.AllowNoLedger && !(d.State == breaker.StateOpen && out.Enforce) {
+		// Without the ledger the next run forgets this push: the breaker
+		// has no memory, and a check that passes anyway would lie.
+		err := fmt.Errorf("the token may not write check runs, so this push is not in the ledger and the breaker remembers nothing across pushes: " +
+			"give the job `checks: write` (or run the breaker in the hardened mode for a fork's pull requests), or set allow-no-ledger: true to accept that")
+		r.ax.Annotate(actionenv.LevelError, "Circuit breaker: no ledger", err.Error())
+		r.ax.Logf("breaker: %v", err)
+		out.Err = err
+	}
+	switch {
+	case d.Tripped && r.in.DryRun:
+		r.ax.Logf("breaker: dry run: the breaker would be OPEN and fail the check; recorded in the ledger, the check stays green")
+	case d.Tripped && !r.in.FailOnTrip:
 		r.ax.Logf("breaker: the breaker is OPEN but fail-on-trip is false: the check stays green")
 	}
 	return out

@@ -264,6 +264,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"ledger-key":       "",
 		"app-id":           "",
 		"allow-pr-author":  strconv.FormatBool(none.AllowPRAuthor),
+		"allow-no-ledger":  strconv.FormatBool(none.AllowNoLedger),
 		"results-artifact": "",
 		"policy":           none.Policy,
 		"phase":            "",

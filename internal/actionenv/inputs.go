@@ -26,6 +26,8 @@ type Inputs struct {
 	BotLogin      string
 	FailOnTrip    bool
 	DryRun        bool
+	// AllowNoLedger lets the run pass when the ledger cannot be written.
+	AllowNoLedger bool
 	CheckName     string // the ledger's check run name
 	LedgerKey     string // the ledger-key secret; "" = unsigned
 	AppID         int64  // the breaker's GitHub App; 0 = the GitHub Actions app
@@ -44,7 +46,7 @@ type Inputs struct {
 // declares them.
 var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
-	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run",
+	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "allow-no-ledger",
 	"policy", "phase", "threshold",
 	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id",
 }
@@ -96,6 +98,7 @@ func (a *Action) Inputs() (Inputs, error) {
 	in.Comment, errs = a.boolInput("comment", true, errs)
 	in.FailOnTrip, errs = a.boolInput("fail-on-trip", true, errs)
 	in.DryRun, errs = a.boolInput("dry-run", false, errs)
+	in.AllowNoLedger, errs = a.boolInput("allow-no-ledger", false, errs)
 	in.AllowPRAuthor, errs = a.boolInput("allow-pr-author", false, errs)
 	if v := a.Input("threshold"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -49,9 +49,25 @@ func TestAction_DispatchPublishesDiagnosticReadOnly(t *testing.T) {
 	}
 }
 
-// dry-run reads from GitHub and writes nothing, and still says what it
-// would have done and still fails the check.
-func TestAction_DryRunWritesNothing(t *testing.T) {
+// onlyCheckRuns fails unless every write that reached GitHub is a check run
+// (the ledger), and there is at least one.
+func onlyCheckRuns(t *testing.T, h *actionHarness) {
+	t.Helper()
+	w := h.writes()
+	for _, c := range w {
+		if c.Method != "POST" || !strings.HasSuffix(c.Path, "/check-runs") {
+			t.Errorf("a write other than the ledger reached GitHub in a dry run: %v", c)
+		}
+	}
+	if len(w) == 0 {
+		t.Errorf("a dry run wrote no ledger entry: it would forget this push")
+	}
+}
+
+// dry-run reads from GitHub and writes only the ledger (a neutral check
+// run saying what it would be), says what else it would have done, and
+// passes: how a careful team starts, without losing the counts.
+func TestAction_DryRunWritesOnlyTheLedger(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
 	_, head := h.spiral(3)
@@ -59,11 +75,12 @@ func TestAction_DryRunWritesNothing(t *testing.T) {
 	h.inputs["dry-run"] = "true"
 
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped {
-		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitTripped, res.stdout)
+	if res.code != ExitClosed || res.outputs["state"] != "OPEN" {
+		t.Fatalf("exit = %d, state %q; want 0 and OPEN\n%s", res.code, res.outputs["state"], res.stdout)
 	}
-	if w := h.writes(); len(w) != 0 {
-		t.Errorf("writes reached GitHub in a dry run: %v", w)
+	onlyCheckRuns(t, h)
+	if runs := h.srv.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "neutral" || !strings.HasPrefix(runs[0].Title, "dry run: would be OPEN") {
+		t.Errorf("check runs %+v; want one, neutral, titled dry run: would be OPEN", runs)
 	}
 	if h.srv.CallCount() == 0 {
 		t.Errorf("no request reached GitHub: a dry run still reads")
@@ -81,8 +98,9 @@ func TestAction_DryRunWritesNothing(t *testing.T) {
 }
 
 // dry-run covers the comment commands too: a writer's reset with rollback
-// touches neither refs nor comments.
-func TestAction_DryRunResetWritesNothing(t *testing.T) {
+// touches neither refs nor comments; the reset record, a ledger entry, is
+// written.
+func TestAction_DryRunResetWritesOnlyTheLedger(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
 	base, head := h.spiral(3)
@@ -96,9 +114,7 @@ func TestAction_DryRunResetWritesNothing(t *testing.T) {
 	if res.code != ExitClosed {
 		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
 	}
-	if w := h.writes(); len(w) != 0 {
-		t.Errorf("writes reached GitHub in a dry run: %v", w)
-	}
+	onlyCheckRuns(t, h)
 	if refs := h.srv.Tags(); len(refs) != 1 {
 		t.Errorf("refs = %v, want only the checkpoint", refs)
 	}

@@ -400,16 +400,25 @@ func TestLedger_UnreadableLedgerIsAnError(t *testing.T) {
 }
 
 // A token that may not write checks (a fork's pull request) loses the
-// ledger entry, never the verdict, and says why.
+// ledger entry, never the verdict; it says why, and fails the check unless
+// allow-no-ledger accepts a breaker without memory.
 func TestLedger_ForbiddenCheckRunKeepsVerdict(t *testing.T) {
 	t.Parallel()
 	l := newLedgerRun(t, "agent/fix")
-	l.h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/check-runs", Status: 403, Times: 5})
+	l.h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/check-runs", Status: 403, Times: 10})
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitClosed, "")
+	// Without the ledger the breaker remembers nothing across pushes: the
+	// check fails, saying so, unless the user accepts that by name.
+	l.want(res, ExitError, "")
 	if !strings.Contains(res.summary, "checks: write") || res.outputs["state"] != "CLOSED" {
 		t.Errorf("summary does not say the check run needs checks: write, or the verdict is lost:\n%s", res.summary)
 	}
+	if !strings.Contains(res.stdout, "allow-no-ledger") {
+		t.Errorf("the error does not name the opt-out:\n%s", res.stdout)
+	}
+	l.h.inputs["allow-no-ledger"] = "true"
+	res, _ = l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitClosed, "")
 }
 
 // Each policy runs in the Action on the same evidence: its own verdict,
@@ -461,4 +470,40 @@ func TestLedger_PoliciesInTheAction(t *testing.T) {
 			t.Errorf("the comment lacks liza's report: %+v", body)
 		}
 	})
+}
+
+// dry-run remembers: four failing pushes of an agent without trailers
+// write four ledger entries (neutral check runs), would trip at the third,
+// exit 0 every time, and post no comment and no tag; turning dry-run off
+// then keeps every count.
+func TestLedger_DryRunRemembers(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.advance = true
+	l.h.inputs["dry-run"] = "true"
+	for i := range 4 {
+		res, _ := l.push(map[string]string{"TestLogin": "fail"})
+		if res.code != ExitClosed {
+			t.Fatalf("push %d: exit %d, want 0 in a dry run\n%s", i+1, res.code, res.stdout)
+		}
+		wantState := map[bool]string{true: "OPEN", false: "CLOSED"}[i >= 2]
+		if res.outputs["state"] != wantState {
+			t.Errorf("push %d: state %q, want %q", i+1, res.outputs["state"], wantState)
+		}
+	}
+	runs := l.h.srv.CheckRuns()
+	if len(runs) != 4 {
+		t.Fatalf("%d ledger entries, want one a push", len(runs))
+	}
+	for i, run := range runs {
+		if run.Conclusion != "neutral" || (i >= 2) != strings.HasPrefix(run.Title, "dry run: would be OPEN") {
+			t.Errorf("check run %d: %s %q", i+1, run.Conclusion, run.Title)
+		}
+	}
+	if c := l.h.srv.Comments(7); len(c) != 0 || len(l.h.srv.Tags()) != 0 {
+		t.Errorf("a dry run posted %d comments and %d tags", len(c), len(l.h.srv.Tags()))
+	}
+	delete(l.h.inputs, "dry-run")
+	res, _ := l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitTripped, "no_progress")
 }
