@@ -137,7 +137,7 @@ func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
 		RepoDir: r.gh.Workspace, Head: s.head, Base: s.base, BaseRef: s.baseRef, BaseSource: s.baseSource,
 		Slice: s.slice, Branch: s.branch,
 		Results: r.in.Results, ResultsDir: r.resultsDir, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
-		Phase: r.in.Phase, Threshold: r.in.Threshold,
+		Phase: r.in.Phase, Threshold: r.in.Threshold, TestsOutcome: r.in.TestsOutcome,
 		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr, Branch: s.branch},
 	}
 	if r.state != nil {

@@ -219,8 +219,12 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 		conclusion = "failure"
 		title = report.SafeLine(report.Clip("OPEN at this head for "+elsewhere+"; "+title, 200))
 		r.note("this head is OPEN for %s, so its check stays failed whatever this run found", elsewhere)
-	case d.HeadInfra != "":
+	case d.HeadInfra != "" && (d.HeadInfraKind == breaker.InfraCancelled || d.HeadInfraKind == ""):
+		// Only a run cancelled outside the agent's code is neutral; missing
+		// results and a failed build fail the check (fail closed).
 		conclusion = "neutral"
+	case d.HeadInfra != "":
+		conclusion = "failure"
 	}
 	if r.in.DryRun {
 		// The one place an open verdict may be neutral: the user chose a

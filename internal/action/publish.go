@@ -328,7 +328,7 @@ func logVerdict(r *run, d breaker.Decision) {
 	switch d.TripReason {
 	case breaker.TripPerTest:
 		why = "test " + d.TrippedTest + fmt.Sprintf(" reached %d failed attempts", d.Limits.PerTest)
-	case breaker.TripNoProgress, breaker.TripSameError, breaker.TripConsecutiveFailures, breaker.TripPattern, breaker.TripLedgerTampered:
+	case breaker.TripNoProgress, breaker.TripNoResults, breaker.TripSameError, breaker.TripConsecutiveFailures, breaker.TripPattern, breaker.TripLedgerTampered:
 		why = "tripped (" + string(d.TripReason) + ", policy " + d.Policy + ")"
 	}
 	msg := "slice " + d.Slice + ": " + why + ". Stop and ask a human; the diagnostic is in the step summary and the pull request comment."

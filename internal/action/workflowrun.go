@@ -43,12 +43,22 @@ func onWorkflowRun(ctx context.Context, r *run, action string, wr actionenv.Work
 		writeFailedCheck(ctx, r, wr.HeadSHA, "no pull request found for this run", err)
 		return r.fail("no pull request found for the tested run", err)
 	}
-	dir, cleanup, err := unpackResults(ctx, r, wr.ID)
-	if err != nil {
-		return r.fail("cannot read the tested run's results", err)
+	switch wr.Conclusion {
+	case "cancelled", "skipped":
+		// The tested run did not finish for reasons outside the agent's
+		// code (GitHub's conclusion): its head is not counted.
+		r.in.TestsOutcome = wr.Conclusion
 	}
-	defer cleanup()
-	r.resultsDir = dir
+	dir, cleanup, err := unpackResults(ctx, r, wr.ID)
+	switch {
+	case err != nil && r.in.TestsOutcome != "":
+		r.note("the tested run was %s and left no readable results (%v): this head is not counted", wr.Conclusion, err)
+	case err != nil:
+		return r.fail("cannot read the tested run's results", err)
+	default:
+		defer cleanup()
+		r.resultsDir = dir
+	}
 	return judge(ctx, r, wr.HeadSHA, wr.HeadBranch, pr, breaker.BaseFromEvent)
 }
 

@@ -265,6 +265,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"app-id":           "",
 		"allow-pr-author":  strconv.FormatBool(none.AllowPRAuthor),
 		"allow-no-ledger":  strconv.FormatBool(none.AllowNoLedger),
+		"tests-outcome":    none.TestsOutcome,
 		"results-artifact": "",
 		"policy":           none.Policy,
 		"phase":            "",

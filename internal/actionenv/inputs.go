@@ -28,6 +28,9 @@ type Inputs struct {
 	DryRun        bool
 	// AllowNoLedger lets the run pass when the ledger cannot be written.
 	AllowNoLedger bool
+	// TestsOutcome is the tests step's outcome (success, failure,
+	// cancelled, skipped); "" when not given.
+	TestsOutcome string
 	CheckName     string // the ledger's check run name
 	LedgerKey     string // the ledger-key secret; "" = unsigned
 	AppID         int64  // the breaker's GitHub App; 0 = the GitHub Actions app
@@ -46,7 +49,7 @@ type Inputs struct {
 // declares them.
 var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
-	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "allow-no-ledger",
+	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
 	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id",
 }
@@ -99,6 +102,12 @@ func (a *Action) Inputs() (Inputs, error) {
 	in.FailOnTrip, errs = a.boolInput("fail-on-trip", true, errs)
 	in.DryRun, errs = a.boolInput("dry-run", false, errs)
 	in.AllowNoLedger, errs = a.boolInput("allow-no-ledger", false, errs)
+	switch v := strings.ToLower(strings.TrimSpace(a.Input("tests-outcome"))); v {
+	case "", "success", "failure", "cancelled", "skipped":
+		in.TestsOutcome = v
+	default:
+		errs = append(errs, fmt.Errorf("input tests-outcome: %q is not a step outcome; give ${{ steps.<id>.outcome }} (success, failure, cancelled or skipped)", v))
+	}
 	in.AllowPRAuthor, errs = a.boolInput("allow-pr-author", false, errs)
 	if v := a.Input("threshold"); v != "" {
 		n, err := strconv.Atoi(v)

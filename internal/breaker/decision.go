@@ -21,6 +21,9 @@ const (
 	TripSliceCeiling TripReason = "slice_ceiling"
 	// TripNoProgress: failed pushes in a row, judged by CI's evidence alone.
 	TripNoProgress TripReason = "no_progress"
+	// TripNoResults: pushes in a row whose results were missing, after
+	// pushes that had results.
+	TripNoResults TripReason = "no_results"
 	// TripLedgerTampered: a ledger entry's MAC did not verify.
 	TripLedgerTampered TripReason = "ledger_tampered"
 	// The other policies' reasons.
@@ -159,17 +162,20 @@ type Decision struct {
 	SliceSource string // "flag", "trailer", "branch"
 	Head        string
 	HeadInfra   string // why the head's tests did not run, "" when they did
-	Limits      Limits
-	TotalFailed int
-	Checkpoint  Checkpoint
-	ResetSHA    string // the reset point in effect, "" if none
-	Tests       []TestSummary
-	Attempts    []Attempt // the slice's attempts since the reset, in order
-	Prior       []Attempt // attempts before the reset: what was already tried
-	Scope       ScopeInfo
-	Violations  []ScopeFinding // every out-of-scope file (violation or justified)
-	Misreports  []Misreport
-	Diagnostics []Diagnostic
+	// HeadInfraKind is what kind of reason HeadInfra is (InfraNoResults,
+	// InfraBuild, InfraCancelled).
+	HeadInfraKind string
+	Limits        Limits
+	TotalFailed   int
+	Checkpoint    Checkpoint
+	ResetSHA      string // the reset point in effect, "" if none
+	Tests         []TestSummary
+	Attempts      []Attempt // the slice's attempts since the reset, in order
+	Prior         []Attempt // attempts before the reset: what was already tried
+	Scope         ScopeInfo
+	Violations    []ScopeFinding // every out-of-scope file (violation or justified)
+	Misreports    []Misreport
+	Diagnostics   []Diagnostic
 	// PolicyState is the state in the policy's own words: CLOSED, HALF_OPEN
 	// or OPEN (greenlight, prp), HEALTHY, TRIGGERED or COMPLETE (bmad), OK
 	// or TRIGGERED (liza).

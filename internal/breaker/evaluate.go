@@ -40,6 +40,7 @@ func Evaluate(in Input) Decision {
 		SliceSource:   source,
 		Head:          e.head(),
 		HeadInfra:     in.Observation.Infra,
+		HeadInfraKind: in.Observation.InfraKind,
 		Limits:        Limits{PerTest: e.p.PerTestLimit, Slice: e.p.SliceLimit, NoProgress: e.p.NoProgressLimit},
 		Ledger:        in.Ledger,
 		Base:          in.Base,
@@ -58,6 +59,8 @@ func Evaluate(in Input) Decision {
 	t.total = max(t.total+pt.extra, pt.floor)
 	if t.reason == TripNone {
 		switch {
+		case pt.noResults:
+			t.reason = TripNoResults
 		case pt.noProgress:
 			t.reason = TripNoProgress
 		case t.total >= d.Limits.Slice:

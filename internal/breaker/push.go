@@ -10,6 +10,16 @@ import (
 // push: it failed before, and now it is not there.
 const StatusAbsent TestStatus = "absent"
 
+// The kinds of a head whose tests did not run (Push.InfraKind). Missing
+// results and a build failure are failed pushes (the agent's code is what
+// did not build or report); a cancelled run, and a reason from before the
+// kinds were recorded, are not counted.
+const (
+	InfraNoResults = "no_results" // no result file matched, a named one is missing, or none lists a test
+	InfraBuild     = "build"      // the runner reported that the code did not build or the run crashed
+	InfraCancelled = "cancelled"  // the run was cancelled or skipped, outside the agent's code
+)
+
 // The sources of a Push.
 const (
 	PushFromRun    = "run"    // this run's own observation
@@ -27,6 +37,7 @@ type Push struct {
 	Source     string // PushFromRun or PushFromLedger
 	Slice      string // the slice the observing run decided for; "" = any
 	Infra      string // why the tests did not run at Head; "" when they ran
+	InfraKind  string // InfraNoResults, InfraBuild, InfraCancelled; "" = not counted
 	// Tests holds, by full test name, every test failing or erroring at
 	// Head and every test asked about (those that failed at an earlier
 	// push), each with its status there.
@@ -110,6 +121,10 @@ type pushTally struct {
 	// and floor the highest count one kept.
 	recorded *Verdict
 	floor    int
+	// noResults is set when the streak that reached the limit was made of
+	// heads without results.
+	noResults     bool
+	resultsStreak int
 	// flaky are tests that failed, passed and failed again across the
 	// pushes: named in the report, never progress.
 	flaky           []string
@@ -167,12 +182,32 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 	everFailed := map[string]bool{}
 	ran, failedN := map[string]int{}, map[string]int{}
 	minFailing := -1 // the fewest failing tests at an earlier push; -1 before any
+	hadResults := false
 	for i, p := range ps {
 		s := PushSummary{Head: p.Head, ObservedAt: p.ObservedAt, Source: p.Source, Infra: p.Infra, Prior: i < prior, Declared: declared(i)}
 		if p.Infra != "" {
+			// Missing results after pushes that had them, and a head that
+			// does not build, are failed pushes: never a way to stop counting.
+			counted := p.InfraKind == InfraBuild || (p.InfraKind == InfraNoResults && hadResults)
+			if counted && !s.Prior {
+				s.Failed, s.Counted = true, true
+				t.extra++
+				t.streak++
+				if p.InfraKind == InfraNoResults {
+					t.resultsStreak++
+				} else {
+					t.resultsStreak = 0
+				}
+				if t.streak >= limit {
+					t.noProgress = true
+					t.noResults = t.noResults || t.resultsStreak >= limit
+				}
+			}
 			t.summaries = append(t.summaries, s)
 			continue
 		}
+		hadResults = true
+		t.resultsStreak = 0
 		failing := map[string]bool{}
 		for name, pt := range p.Tests {
 			if pt.Status.Failed() {

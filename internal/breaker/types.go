@@ -78,10 +78,11 @@ type ObservedTest struct {
 // A non-empty Infra means the tests did not run (build failure, no result
 // files, zero tests, runner crash): nothing observed in this run is counted.
 type Observation struct {
-	Head  string
-	Infra string
-	Tests map[string]ObservedTest
-	Notes []string // e.g. ambiguous name matches, reported not guessed
+	Head      string
+	Infra     string
+	InfraKind string // InfraNoResults, InfraBuild or InfraCancelled
+	Tests     map[string]ObservedTest
+	Notes     []string // e.g. ambiguous name matches, reported not guessed
 }
 
 // Refs are the breaker's tags as the remote (or the local repository) has

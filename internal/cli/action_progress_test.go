@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -83,5 +85,88 @@ func TestProgress_LyingPassClaimsFromTheLedger(t *testing.T) {
 	rep := l.report()
 	if len(rep.Misreports) != 3 {
 		t.Errorf("%d misreports, want each of the three claims", len(rep.Misreports))
+	}
+}
+
+// Missing results fail closed: after pushes with results, a glob that
+// matches nothing (a typo) is a failed check every time and trips
+// no_results on the third; a run the tests step reports cancelled is not
+// counted; a literal path that is missing is the same, with a check run.
+func TestResults_MissingFailClosed(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.advance = true
+	res, _ := l.push(map[string]string{"TestLogin": "pass"})
+	l.want(res, ExitClosed, "")
+	l.h.inputs["results"] = "test-result/**/*.xml" // the typo: matches nothing
+	wants := []int{ExitClosed, ExitClosed, ExitTripped}
+	for i, want := range wants {
+		res, _ = l.push(map[string]string{"TestLogin": "pass"})
+		if res.code != want {
+			t.Fatalf("missing push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+		}
+		runs := l.h.srv.CheckRuns()
+		if last := runs[len(runs)-1]; last.Conclusion != "failure" {
+			t.Errorf("missing push %d: check run %q, want failure: missing results never pass", i+1, last.Conclusion)
+		}
+	}
+	if res.outputs["trip-reason"] != "no_results" {
+		t.Errorf("trip reason %q, want no_results", res.outputs["trip-reason"])
+	}
+	if !strings.Contains(strings.ReplaceAll(res.summary, `\`, ""), "test-result/**/*.xml") {
+		t.Errorf("the summary does not name the glob that matched nothing:\n%s", res.summary)
+	}
+
+	c := newLedgerRun(t, "agent/fix")
+	c.h.advance = true
+	res, _ = c.push(map[string]string{"TestLogin": "pass"})
+	c.want(res, ExitClosed, "")
+	c.h.inputs["results"] = "missing.xml" // a literal path
+	for i := range 2 {
+		res, _ = c.push(nil)
+		c.want(res, ExitClosed, "")
+		if runs := c.h.srv.CheckRuns(); runs[len(runs)-1].Conclusion != "failure" || len(runs) != i+2 {
+			t.Errorf("literal path missing, push %d: %d check runs, last %q; want one more, failure", i+1, len(runs), runs[len(runs)-1].Conclusion)
+		}
+	}
+	c.h.inputs["tests-outcome"] = "cancelled"
+	res, _ = c.push(nil)
+	c.want(res, ExitClosed, "") // cancelled: not the third
+	if runs := c.h.srv.CheckRuns(); runs[len(runs)-1].Conclusion != "neutral" {
+		t.Errorf("a cancelled run's check is %q, want neutral", runs[len(runs)-1].Conclusion)
+	}
+	delete(c.h.inputs, "tests-outcome")
+	res, _ = c.push(nil)
+	c.want(res, ExitTripped, "no_results")
+}
+
+// Three pushes that do not build (go test -json's build-fail, from a real
+// run) trip on the third with the compiler's message; no test's count is
+// raised, since a build error is no attempt on any test.
+func TestResults_ThreePushesThatDoNotBuildTrip(t *testing.T) {
+	t.Parallel()
+	buildFail, err := os.ReadFile(filepath.Join("testdata", "results", "gotest-build-fail.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLedgerRun(t, "agent/fix")
+	l.h.advance = true
+	l.h.inputs["results"] = "go-test.json"
+	var res actionResult
+	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+		writeFile(t, filepath.Join(l.h.repo.dir, "go-test.json"), string(buildFail))
+		res, _ = l.push(nil, "Greenlight-Test: TestLogin")
+		if res.code != want {
+			t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+		}
+	}
+	if res.outputs["trip-reason"] != "no_progress" || !strings.Contains(res.summary, "undefined: undefinedHelper") {
+		t.Errorf("trip %q; want no_progress with the compiler's message in the summary:\n%s", res.outputs["trip-reason"], res.summary)
+	}
+	rep := l.report()
+	for _, tt := range rep.Tests {
+		if tt.FailedAttempts > 0 {
+			t.Errorf("%s has %d failed attempts: a build error is no attempt on any test", tt.Name, tt.FailedAttempts)
+		}
 	}
 }

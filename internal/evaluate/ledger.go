@@ -57,7 +57,7 @@ func (run Run) Belongs(e ledger.Entry) bool {
 // test each <prefix>Test name designates.
 func runPush(head string, run Run, rep testresult.Report, names []string) breaker.Push {
 	p := breaker.Push{Head: head, ObservedAt: run.ObservedAt, RunID: run.RunID, Event: run.Event,
-		Source: breaker.PushFromRun, Infra: rep.Infra, Complete: true,
+		Source: breaker.PushFromRun, Infra: rep.Infra, InfraKind: rep.InfraKind, Complete: true,
 		Tests: make(map[string]breaker.PushTest, len(rep.Tests)), Declared: map[string]breaker.PushTest{}}
 	for _, t := range rep.Tests {
 		p.Tests[t.FullName()] = pushTest(t.Status, t.Message, t.Output)
@@ -107,7 +107,7 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 		p.Reset = &breaker.ResetRecord{Author: e.Reset.Author, Text: e.Reset.Text, At: e.Reset.At}
 	}
 	if e.Infra != nil {
-		p.Infra = *e.Infra
+		p.Infra, p.InfraKind = *e.Infra, e.InfraKind
 		if p.Infra == "" {
 			p.Infra = "the tests did not run"
 		}
@@ -163,7 +163,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		Branch:  s.meta.Branch, PrevHeads: s.PrevHeads(), Checkpoint: d.Checkpoint.SHA}
 	if s.run.Infra != "" {
 		infra := s.run.Infra
-		e.Infra = &infra
+		e.Infra, e.InfraKind = &infra, s.run.InfraKind
 		return e
 	}
 	c := s.report.Counts()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -40,6 +41,11 @@ type Options struct {
 	// the workspace (the command line: the user's own files).
 	NamedResultsAnywhere bool
 	Graph                string // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
+	// TestsOutcome is the tests step's outcome when the caller knows it
+	// (the tests-outcome input, or a workflow_run's conclusion):
+	// "cancelled" or "skipped" make the head one whose tests did not run
+	// for reasons outside the agent's code, not counted.
+	TestsOutcome string
 	Policy               breaker.Policy
 	Force                bool   // build the diagnostic whatever the counts
 	Ledger               Ledger // CI's earlier observations of this pull request or branch
@@ -228,18 +234,25 @@ func testNames(p breaker.Policy, commits []breaker.Commit) []string {
 // tests did not run (infra); an unreadable result file is an error, never
 // green.
 func readResults(ctx context.Context, ws *workspace.Workspace, opts Options) (testresult.Report, error) {
+	switch strings.ToLower(strings.TrimSpace(opts.TestsOutcome)) {
+	case "cancelled", "skipped":
+		return testresult.Report{Infra: "the tests step was " + strings.ToLower(opts.TestsOutcome) + " (tests-outcome), outside the agent's code",
+			InfraKind: breaker.InfraCancelled}, nil
+	}
 	if len(opts.Results) == 0 {
-		return testresult.Report{Infra: "no test results were given (--results / the results input)"}, nil
+		return testresult.Report{Infra: "no test results were given (--results / the results input)", InfraKind: breaker.InfraNoResults}, nil
 	}
 	rep, err := ws.ResultsContext(ctx, opts.Results)
 	if err != nil {
 		return testresult.Report{}, err
 	}
-	// A file named without wildcards must exist: its absence is an error,
-	// never "the tests did not run". A glob that matches nothing is infra.
+	// A file named without wildcards that is missing is missing results, as
+	// a glob that matches nothing is: a failed push after pushes that had
+	// results, never "the tests did not run" that passes.
 	if err := workspace.Unreadable(rep); err != nil {
 		if errors.Is(err, workspace.ErrNotExist) {
-			return rep, fmt.Errorf("%w; a result file named without wildcards must exist (name it with a glob, e.g. reports/*.xml, if it may be missing)", err)
+			return testresult.Report{Files: rep.Files, InfraKind: breaker.InfraNoResults,
+				Infra: fmt.Sprintf("%v (a result file named without wildcards is missing)", err)}, nil
 		}
 		return rep, err
 	}

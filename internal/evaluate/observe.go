@@ -19,7 +19,7 @@ const maxListed = 5
 // test is observed as passing, with a note. The report's infra reason
 // becomes Infra, and each result file that could not be read becomes a note.
 func buildObservation(head string, rep testresult.Report, names []string, testKey string) breaker.Observation {
-	obs := breaker.Observation{Head: head, Infra: rep.Infra, Tests: map[string]breaker.ObservedTest{}}
+	obs := breaker.Observation{Head: head, Infra: rep.Infra, InfraKind: rep.InfraKind, Tests: map[string]breaker.ObservedTest{}}
 	for _, f := range rep.Files {
 		if f.Err != nil {
 			obs.Notes = append(obs.Notes, fmt.Sprintf("result file not read: %s", f.Err))

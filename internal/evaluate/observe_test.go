@@ -53,12 +53,12 @@ func TestBuildObservation(t *testing.T) {
 			name:  "an infra run keeps its reason and says nothing of missing names",
 			rep:   testresult.Merge([]testresult.File{{Path: "x.json", Result: &testresult.Result{Infra: []string{"build failed: p"}}}}, nil),
 			names: []string{"TestA"},
-			want:  breaker.Observation{Head: "abc123", Infra: "build failed: p", Tests: map[string]breaker.ObservedTest{}},
+			want:  breaker.Observation{Head: "abc123", Infra: "build failed: p", InfraKind: breaker.InfraBuild, Tests: map[string]breaker.ObservedTest{}},
 		},
 		{
 			name: "no result file matched",
 			rep:  testresult.Merge(nil, []string{"out/*.xml"}),
-			want: breaker.Observation{Head: "abc123", Infra: "no result files matched out/*.xml", Tests: map[string]breaker.ObservedTest{}},
+			want: breaker.Observation{Head: "abc123", Infra: "no result files matched out/*.xml", InfraKind: breaker.InfraNoResults, Tests: map[string]breaker.ObservedTest{}},
 		},
 	}
 	for _, tt := range cases {

@@ -31,6 +31,9 @@ type Entry struct {
 	PR         int       `json:"pr"`    // 0 when no pull request
 	Slice      string    `json:"slice"` // the slice the run decided for
 	Infra      *string   `json:"infra"` // why the tests did not run; null when they ran
+	// InfraKind is what kind of reason Infra is: no_results, build (failed
+	// pushes) or cancelled (not counted); absent in entries from before it.
+	InfraKind string `json:"infra_kind,omitempty"`
 	Counts     Counts    `json:"counts"`
 	// Verdict is what the run decided for the slice at Head: it survives a
 	// force push that takes the commits (and their trailers) away.

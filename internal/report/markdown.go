@@ -95,7 +95,15 @@ func header(d breaker.Decision) string {
 	}
 	lines = append(lines, "**Scope lock:** "+scopeLine(d.Scope))
 	out := "## " + title(d) + "\n\n" + strings.Join(lines, "\\\n") + "\n"
-	if d.HeadInfra != "" {
+	switch {
+	case d.HeadInfra == "":
+	case d.HeadInfraKind == breaker.InfraNoResults:
+		out += "\n> **No test results on this commit**: " + inline(d.HeadInfra) +
+			". Missing results never pass: after pushes that had results, this is a failed push.\n"
+	case d.HeadInfraKind == breaker.InfraBuild:
+		out += "\n> **This commit did not build or the test run crashed**: " + inline(d.HeadInfra) +
+			". That is no attempt on any test, and it is a failed push.\n"
+	default:
 		out += "\n> **The tests did not run on this commit**, so nothing from this run was counted: " +
 			inline(d.HeadInfra) + "\n"
 	}
@@ -176,6 +184,8 @@ func tripReason(d breaker.Decision) string {
 			return fmt.Sprintf("no progress (prp: %d iterations without progress in phase %s)", d.PRP.NoProgressCount, d.PRP.Phase)
 		}
 		return fmt.Sprintf("no progress (%d failed pushes in a row; CI's evidence)", d.Limits.NoProgress)
+	case breaker.TripNoResults:
+		return fmt.Sprintf("no results (%d pushes in a row whose test results were missing)", d.Limits.NoProgress)
 	case breaker.TripLedgerTampered:
 		return "ledger tampered (an entry of CI's evidence does not verify)"
 	case breaker.TripSameError:

@@ -68,6 +68,8 @@ func textReason(d breaker.Decision) string {
 			return "tripped: " + SafeLine(textPolicy(d))
 		}
 		return fmt.Sprintf("tripped: no progress (%d failed pushes in a row)", d.Limits.NoProgress)
+	case breaker.TripNoResults:
+		return fmt.Sprintf("tripped: no results (%d pushes in a row whose test results were missing)", d.Limits.NoProgress)
 	case breaker.TripLedgerTampered:
 		return "tripped: the ledger was tampered with"
 	case breaker.TripSameError, breaker.TripConsecutiveFailures, breaker.TripPattern:
@@ -95,7 +97,13 @@ func textHead(d breaker.Decision) string {
 	if head == "" {
 		head = "unknown"
 	}
-	if d.HeadInfra != "" {
+	switch {
+	case d.HeadInfra == "":
+	case d.HeadInfraKind == breaker.InfraNoResults:
+		head += " — no test results (a failed push after pushes that had results): " + SafeLine(d.HeadInfra)
+	case d.HeadInfraKind == breaker.InfraBuild:
+		head += " — did not build or the run crashed (a failed push): " + SafeLine(d.HeadInfra)
+	default:
 		head += " — tests did not run, nothing counted: " + SafeLine(d.HeadInfra)
 	}
 	return head

@@ -21,9 +21,12 @@ type Report struct {
 	// Tests are every file's tests; a name reported by several files is one
 	// test whose worst outcome wins (error, then fail, then pass, then skip).
 	Tests []Test
-	// Infra is why the tests did not run, "" when they did. An infra run is
-	// not counted by the engine.
+	// Infra is why the tests did not run, "" when they did.
 	Infra string
+	// InfraKind says what kind of reason Infra is: breaker.InfraNoResults
+	// (no file, no test) or breaker.InfraBuild (a runner reported a build
+	// failure or a crash); the engine counts both as failed pushes.
+	InfraKind string
 }
 
 // Counts counts the report's tests by status.
@@ -52,18 +55,18 @@ func Merge(files []File, globs []string) Report {
 	if list.n > 0 {
 		rep.Tests = list.slice()
 	}
-	rep.Infra = infraReason(files, rep.Tests, read, globs)
+	rep.Infra, rep.InfraKind = infraReason(files, rep.Tests, read, globs)
 	return rep
 }
 
-func infraReason(files []File, tests []Test, read int, globs []string) string {
+func infraReason(files []File, tests []Test, read int, globs []string) (string, string) {
 	switch {
 	case len(files) == 0 && len(globs) == 0:
-		return "no result files: no path or glob was given"
+		return "no result files: no path or glob was given", breaker.InfraNoResults
 	case len(files) == 0:
-		return "no result files matched " + strings.Join(globs, " ")
+		return "no result files matched " + strings.Join(globs, " "), breaker.InfraNoResults
 	case read == 0:
-		return "no result file could be read"
+		return "no result file could be read", breaker.InfraNoResults
 	}
 	var reasons []string
 	for _, f := range files {
@@ -71,16 +74,18 @@ func infraReason(files []File, tests []Test, read int, globs []string) string {
 			reasons = append(reasons, f.Result.Infra...)
 		}
 	}
+	kind := breaker.InfraBuild
 	if len(reasons) == 0 && len(tests) == 0 {
 		reasons = append(reasons, zeroTestsReason(files))
+		kind = breaker.InfraNoResults
 	}
 	switch len(reasons) {
 	case 0:
-		return ""
+		return "", ""
 	case 1:
-		return reasons[0]
+		return reasons[0], kind
 	}
-	return fmt.Sprintf("%s (and %d more)", reasons[0], len(reasons)-1)
+	return fmt.Sprintf("%s (and %d more)", reasons[0], len(reasons)-1), kind
 }
 
 func zeroTestsReason(files []File) string {
