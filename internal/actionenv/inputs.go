@@ -31,9 +31,9 @@ type Inputs struct {
 	// TestsOutcome is the tests step's outcome (success, failure,
 	// cancelled, skipped); "" when not given.
 	TestsOutcome string
-	CheckName     string // the ledger's check run name
-	LedgerKey     string // the ledger-key secret; "" = unsigned
-	AppID         int64  // the breaker's GitHub App; 0 = the GitHub Actions app
+	CheckName    string // the ledger's check run name
+	LedgerKey    string // the ledger-key secret; "" = unsigned
+	AppID        int64  // the breaker's GitHub App; 0 = the GitHub Actions app
 	// ResultsArtifact names the artifact of the tested run that holds the
 	// results (workflow_run only).
 	ResultsArtifact string

@@ -46,9 +46,9 @@ type Options struct {
 	// "cancelled" or "skipped" make the head one whose tests did not run
 	// for reasons outside the agent's code, not counted.
 	TestsOutcome string
-	Policy               breaker.Policy
-	Force                bool   // build the diagnostic whatever the counts
-	Ledger               Ledger // CI's earlier observations of this pull request or branch
+	Policy       breaker.Policy
+	Force        bool   // build the diagnostic whatever the counts
+	Ledger       Ledger // CI's earlier observations of this pull request or branch
 	// Phase (prp) and Threshold (bmad) tune the other policies; the liza
 	// policy reads .liza/state.yaml from the repository.
 	Phase     string

@@ -34,7 +34,7 @@ type Entry struct {
 	// InfraKind is what kind of reason Infra is: no_results, build (failed
 	// pushes) or cancelled (not counted); absent in entries from before it.
 	InfraKind string `json:"infra_kind,omitempty"`
-	Counts     Counts    `json:"counts"`
+	Counts    Counts `json:"counts"`
 	// Verdict is what the run decided for the slice at Head: it survives a
 	// force push that takes the commits (and their trailers) away.
 	Verdict Verdict `json:"verdict"`
