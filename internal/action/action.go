@@ -9,6 +9,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
@@ -115,11 +116,25 @@ type loadSpec struct {
 	// move. "" = the repository's default branch, from the API.
 	base, baseRef, baseSource string
 	noResults                 bool // the use case reads no results (a closed pull request)
+	// baseFailing are the tests the breaker saw failing on the base commit;
+	// baseObserved says it saw the base at all.
+	baseFailing  map[string]bool
+	baseObserved bool
 }
 
 // load reads the branch at head once, with the run's inputs and what the
 // ledger query read (r.state, when it ran).
 func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
+	opts, err := r.options(s)
+	if err != nil {
+		return evaluate.Snapshot{}, err
+	}
+	return r.deps.Load(ctx, opts)
+}
+
+// options are the evaluation options of a load: the run's inputs, what the
+// ledger query read, and the use case's spec.
+func (r *run) options(s loadSpec) (evaluate.Options, error) {
 	if r.in.Base != "" { // a commit SHA the workflow pinned
 		s.base, s.baseRef, s.baseSource = r.in.Base, r.in.Base, breaker.BaseFromFlag
 	}
@@ -127,7 +142,7 @@ func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
 		s.base, s.baseRef, s.baseSource = r.state.defaultSHA, r.state.defaultBranch, breaker.BaseFromAPI
 	}
 	if s.base == "" {
-		return evaluate.Snapshot{}, errors.New("no base: neither the event nor GitHub's API gave the commit the branch forked from; " +
+		return evaluate.Options{}, errors.New("no base: neither the event nor GitHub's API gave the commit the branch forked from; " +
 			"the breaker never takes it from the workspace's refs, which the code under test can move")
 	}
 	if s.slice == "" {
@@ -143,10 +158,11 @@ func (r *run) load(ctx context.Context, s loadSpec) (evaluate.Snapshot, error) {
 	if r.state != nil {
 		opts.Ledger = r.state.ledger
 	}
+	opts.BaseFailing, opts.BaseObserved = s.baseFailing, s.baseObserved
 	if s.noResults {
 		opts.Results = nil
 	}
-	return r.deps.Load(ctx, opts)
+	return opts, nil
 }
 
 // errDefaultBranch: a push to the default branch has no agent branch to judge.
@@ -166,6 +182,7 @@ func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, brea
 	if s.pr == 0 && s.branch != "" && s.branch == rs.defaultBranch {
 		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, errDefaultBranch
 	}
+	s.baseFailing, s.baseObserved = baseObservation(ctx, r, s)
 	snap, err := r.load(ctx, s)
 	if err != nil {
 		return snap, breaker.Decision{}, remoteRefs{}, err
@@ -217,4 +234,39 @@ func (r *run) noteWrite(what string, err error) {
 // stamp is the run's time for acknowledgements.
 func (r *run) stamp() string {
 	return r.deps.Now().UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// baseObservation reads what the breaker saw at the base commit — its
+// entry there, written by a run on a push to the default branch — and
+// returns the tests failing there: the base's failures, never counted as
+// the branch's (DESIGN §2). observed is false when the breaker never saw
+// the base's tests (or could not read them, which is noted).
+func baseObservation(ctx context.Context, r *run, s loadSpec) (failing map[string]bool, observed bool) {
+	base := s.base
+	switch {
+	case r.in.Base != "":
+		base = r.in.Base
+	case base == "" && r.state != nil:
+		base = r.state.defaultSHA
+	}
+	if base == "" {
+		return nil, false
+	}
+	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
+	runs, err := r.forge.ReadHeads(ctx, q, []string{base})
+	if err != nil {
+		r.note("could not read the breaker's observation of the base %s (%v): a test failing there too counts as this branch's", breaker.ShortSHA(base), err)
+		return nil, false
+	}
+	entries, _, _ := DecodeLedger(runs, r.in.AppID, r.in.CheckName)
+	if r.in.LedgerKey != "" {
+		var verified []ledger.Entry
+		for _, e := range entries {
+			if ledger.Verify(e, []byte(r.in.LedgerKey)) {
+				verified = append(verified, e)
+			}
+		}
+		entries = verified
+	}
+	return evaluate.BaseFailures(entries, base)
 }

@@ -62,8 +62,7 @@ func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullReq
 	}
 	snap, d, refs, err := judgeWith(ctx, r, spec)
 	if errors.Is(err, errDefaultBranch) {
-		r.ax.Logf("breaker: nothing to judge: %s is the default branch, not an agent branch", branch)
-		return Outcome{}
+		return observeBase(ctx, r, head, branch)
 	}
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)

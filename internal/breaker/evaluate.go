@@ -53,6 +53,7 @@ func Evaluate(in Input) Decision {
 	t := fold(current, d.Limits)
 	pt := e.foldPushes(atts, current)
 	d.Pushes = pt.summaries
+	e.baseNotes(d.Pushes)
 	if len(pt.flaky) > 0 {
 		e.notef("flaky across pushes (failed, passed, then failed again): %s; a pass of a flaky test is not progress", strings.Join(pt.flaky, ", "))
 	}
@@ -153,4 +154,27 @@ func findings(atts []tracked) (scope []ScopeFinding, mis []Misreport) {
 		}
 	}
 	return scope, mis
+}
+
+// baseNotes says which failing tests are the base's (they fail on the base
+// commit too: shown, not counted), or, when the base was not observed and
+// some push failed, that such tests count as the pull request's.
+func (e *evaluator) baseNotes(ps []PushSummary) {
+	base := map[string]bool{}
+	failed := false
+	for _, p := range ps {
+		for _, n := range p.BaseFailing {
+			base[n] = true
+		}
+		// Said where the breaker keeps a ledger (the Action), whose runs on
+		// the default branch could have observed the base.
+		failed = failed || (p.Failed && p.Source == PushFromLedger)
+	}
+	switch {
+	case len(base) > 0:
+		e.notef("fails on the base too, so the base's and not counted: %s", strings.Join(sortedKeys(base), ", "))
+	case !e.in.BaseObserved && failed:
+		e.notef("the base commit was not observed by the breaker, so a test that fails on the base too counts as this branch's; " +
+			"run the breaker on pushes to the default branch to record what fails there")
+	}
 }

@@ -31,6 +31,10 @@ func TestFoldPushes_ProgressTable(t *testing.T) {
 		}
 		rows++
 		name, universe := strings.TrimSpace(cells[0]), strings.Fields(cells[1])
+		var plain []string
+		for _, u := range universe {
+			plain = append(plain, strings.TrimPrefix(u, "^"))
+		}
 		var ps []Push
 		for i, spec := range strings.Split(cells[2], ";") {
 			p := Push{Head: strconv.Itoa(i + 1), Complete: true, Tests: map[string]PushTest{}}
@@ -47,7 +51,7 @@ func TestFoldPushes_ProgressTable(t *testing.T) {
 					failing[f] = true
 				}
 			}
-			for _, u := range universe {
+			for _, u := range plain {
 				switch {
 				case p.Infra != "":
 				case absent[u]:
@@ -62,14 +66,20 @@ func TestFoldPushes_ProgressTable(t *testing.T) {
 		wantMarks := strings.Fields(cells[3])
 		wantTrip, _ := strconv.Atoi(strings.TrimSpace(cells[4]))
 		never := func(int) bool { return false }
-		tally := foldPushes(ps, 0, 3, never, never)
+		base := map[string]bool{}
+		for _, u := range universe {
+			if strings.HasPrefix(u, "^") { // fails on the base too
+				base[u[1:]] = true
+			}
+		}
+		tally := foldPushes(ps, 0, 3, never, never, base)
 		var marks []string
 		for _, s := range tally.summaries {
 			marks = append(marks, map[bool]string{true: "F", false: "."}[s.Failed])
 		}
 		trip := 0
 		for n := 1; n <= len(ps) && trip == 0; n++ {
-			if foldPushes(ps[:n], 0, 3, never, never).noProgress {
+			if foldPushes(ps[:n], 0, 3, never, never, base).noProgress {
 				trip = n
 			}
 		}
@@ -98,7 +108,7 @@ func TestFoldPushes_NamesFlakyTests(t *testing.T) {
 		mk(map[string]TestStatus{"T": StatusFail, "Q": StatusFail}),
 	}
 	never := func(int) bool { return false }
-	if got := foldPushes(ps, 0, 3, never, never).flaky; len(got) != 1 || got[0] != "Q" {
+	if got := foldPushes(ps, 0, 3, never, never, nil).flaky; len(got) != 1 || got[0] != "Q" {
 		t.Errorf("flaky = %v, want [Q]", got)
 	}
 }

@@ -98,6 +98,9 @@ type PushSummary struct {
 	Prior      bool     // at or before the reset: shown, not counted
 	Declared   bool     // its commits declare attempts (<prefix>Test)
 	Failing    []string // failing or erroring tests at the head, vanished ones included
+	// BaseFailing are tests failing at the head that fail on the base too:
+	// the base's, not the push's; shown, never counted.
+	BaseFailing []string
 	Vanished   []string // tests that failed before and are now absent or skipped
 }
 
@@ -177,7 +180,7 @@ func dedupePushes(ps []Push) []Push {
 // or fewer failing tests than at every earlier push. Oscillating between
 // failing sets, or a flaky test passing again, is not progress; a push
 // with failing tests and no progress is failed.
-func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, failedAttempt func(i int) bool) pushTally {
+func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, failedAttempt func(i int) bool, base map[string]bool) pushTally {
 	t := pushTally{passedAfterFail: map[string]bool{}}
 	everFailed := map[string]bool{}
 	ran, failedN := map[string]int{}, map[string]int{}
@@ -210,10 +213,14 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 		t.resultsStreak = 0
 		failing := map[string]bool{}
 		for name, pt := range p.Tests {
-			if pt.Status.Failed() {
+			switch {
+			case pt.Status.Failed() && base[name]:
+				s.BaseFailing = append(s.BaseFailing, name)
+			case pt.Status.Failed():
 				failing[name] = true
 			}
 		}
+		sort.Strings(s.BaseFailing)
 		for name := range everFailed {
 			if failing[name] {
 				continue
@@ -239,6 +246,8 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 		sort.Strings(s.Vanished)
 		for name, pt := range p.Tests {
 			switch {
+			case base[name]:
+				// the base's failure: no history for progress
 			case pt.Status.Failed():
 				everFailed[name] = true
 				ran[name]++
@@ -390,7 +399,7 @@ func (e *evaluator) foldPushes(all, current []tracked) pushTally {
 	failed := func(i int) bool {
 		return inRange(i, current, func(a tracked) bool { return a.Result == OutcomeFail })
 	}
-	return foldPushes(e.pushes, e.prior, e.p.NoProgressLimit, declared, failed)
+	return foldPushes(e.pushes, e.prior, e.p.NoProgressLimit, declared, failed, e.in.BaseFailing)
 }
 
 // pushAt returns CI's observation of commit sha, if a push had it as head.

@@ -140,6 +140,12 @@ type Input struct {
 	Phase     string    // prp: the phase when no commit names one (--phase)
 	Threshold int       // bmad: consecutive failed sessions that trigger (--threshold); 0 = 5
 	Anomalies []Anomaly // liza: the anomalies the agents logged (.liza/state.yaml)
+	// BaseFailing are the tests CI saw failing on the base commit (the
+	// breaker's own observation of the base branch): the base's failures,
+	// shown and never counted as a push's. nil when the base was not
+	// observed; BaseObserved says it was (with nothing failing, empty).
+	BaseFailing  map[string]bool
+	BaseObserved bool
 }
 
 // The sources of a Base.

@@ -170,3 +170,55 @@ func TestResults_ThreePushesThatDoNotBuildTrip(t *testing.T) {
 		}
 	}
 }
+
+// A test that already fails on the base (observed by the breaker's run on
+// the default branch) and at every push of a pull request that otherwise
+// makes progress: no trip, and the comment says it fails on the base too.
+// Without the base's observation the same pushes trip, and the report says
+// the base was not observed.
+func TestProgress_TheBasesFailuresAreTheBases(t *testing.T) {
+	t.Parallel()
+	pushes := []map[string]string{
+		{"TestToJSON": "fail", "TestLogin": "fail"},
+		{"TestToJSON": "fail", "TestLogin": "pass"},
+		{"TestToJSON": "fail", "TestLogin": "pass"},
+		{"TestToJSON": "fail", "TestLogin": "pass"},
+		{"TestToJSON": "fail", "TestLogin": "pass"},
+	}
+	for _, observed := range []bool{true, false} {
+		t.Run(map[bool]string{true: "base observed", false: "base not observed"}[observed], func(t *testing.T) {
+			t.Parallel()
+			l := newLedgerRun(t, "agent/fix")
+			l.h.advance = true
+			if observed {
+				main := l.h.repo.git("rev-parse", "main")
+				l.h.repo.results("junit.xml", map[string]string{"TestToJSON": "fail", "TestLogin": "pass"})
+				res := l.h.run("push", pushEvent(t, "main", main))
+				if res.code != ExitClosed {
+					t.Fatalf("the default branch's push: exit %d\n%s", res.code, res.stdout)
+				}
+				if runs := l.h.srv.CheckRuns(); len(runs) != 1 || runs[0].HeadSHA != main || !strings.Contains(runs[0].Title, "1 failing") {
+					t.Fatalf("the base observation: %+v", runs)
+				}
+			}
+			var res actionResult
+			for _, p := range pushes {
+				res, _ = l.push(p)
+			}
+			if observed {
+				l.want(res, ExitClosed, "")
+				if c := l.h.srv.Comments(7); len(c) != 0 && !strings.Contains(c[0].Body, "fails on the base too") {
+					t.Errorf("the comment does not say the test fails on the base too:\n%s", c[0].Body)
+				}
+				if !strings.Contains(res.summary, "fails on the base too") {
+					t.Errorf("the summary does not say the test fails on the base too:\n%s", res.summary)
+				}
+				return
+			}
+			l.want(res, ExitTripped, "no_progress")
+			if !strings.Contains(res.summary, "base commit was not observed") {
+				t.Errorf("the summary does not say the base was not observed:\n%s", res.summary)
+			}
+		})
+	}
+}

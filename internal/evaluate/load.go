@@ -54,6 +54,10 @@ type Options struct {
 	Phase     string
 	Threshold int
 	Run       Run // this run, for its own push and ledger entry
+	// BaseFailing are the tests the breaker saw failing on the base commit
+	// (BaseFailures of its entry there); BaseObserved says it saw the base.
+	BaseFailing  map[string]bool
+	BaseObserved bool
 }
 
 // Snapshot is everything one run read, ready to decide: the engine's input
@@ -149,6 +153,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	in.Phase, in.Threshold = opts.Phase, opts.Threshold
+	in.BaseFailing, in.BaseObserved = opts.BaseFailing, opts.BaseObserved
 	if p.Name == breaker.PolicyLiza {
 		anomalies, note, err := readAnomalies(ws)
 		if err != nil {
