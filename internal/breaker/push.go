@@ -101,7 +101,7 @@ type PushSummary struct {
 	// BaseFailing are tests failing at the head that fail on the base too:
 	// the base's, not the push's; shown, never counted.
 	BaseFailing []string
-	Vanished   []string // tests that failed before and are now absent or skipped
+	Vanished    []string // tests that failed before and are now absent or skipped
 }
 
 // LedgerInfo says where the earlier observations came from and whether
