@@ -58,8 +58,46 @@ func (p *junitParser) newCase(attrs []rawAttr, depth int) *junitCase {
 	if c.suite == "" {
 		c.suite = p.suitePath() // nested suites without classnames name their cases
 	}
+	var path []string
+	for _, st := range p.suites {
+		path = append(path, st.name)
+	}
+	c.suite, c.name = caseName(c.suite, c.name, path)
 	return c
 }
+
+// caseName is a case's suite and name as the breaker names the test, from
+// its classname (or the suite path standing for it), its name, and the
+// names of the <testsuite> elements around it, outermost first:
+//
+//   - jest-junit's default puts the full title in both classname and name,
+//     mocha-junit-reporter's the full title in name and the test's own in
+//     classname: one name, the full title;
+//   - node:test's JUnit reporter writes classname="test" for every case and
+//     nests a <testsuite> a describe(): the path names the case, as its TAP
+//     reporter does ("describe > it"), so the same title in two describes
+//     is two tests, never a rerun.
+func caseName(suite, name string, suites []string) (string, string) {
+	switch {
+	case suite != "" && (suite == name || strings.HasSuffix(name, " "+suite) || strings.HasPrefix(name, suite+" ")):
+		return "", name
+	case suite == nodeTestClassname:
+		var path []string
+		for _, s := range suites {
+			if s != "" {
+				path = append(path, s)
+			}
+		}
+		if len(path) > 0 {
+			return "", capText(strings.Join(append(path, name), " > "))
+		}
+	}
+	return suite, name
+}
+
+// nodeTestClassname is the classname node:test's JUnit reporter gives
+// every case.
+const nodeTestClassname = "test"
 
 // problem returns a cleared problem element, reused when possible.
 func (p *junitParser) problem(kind string, attrs []rawAttr) *junitProblem {

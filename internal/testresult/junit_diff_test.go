@@ -70,7 +70,8 @@ func independent(data []byte) (map[string]string, error) {
 					}
 					suite = strings.Join(names, ".")
 				}
-				key, status, inCase = suite+"\x00"+attr("name"), "pass", depth
+				suite, name := caseName(suite, attr("name"), suites) // the naming rule is shared; the XML reading is not
+				key, status, inCase = suite+"\x00"+name, "pass", depth
 				// Without a failure, error or skipped element, a status
 				// attribute decides (tst, xunit and bazel write one).
 				switch strings.ToLower(strings.TrimSpace(attr("status") + attr("result"))) {

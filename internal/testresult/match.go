@@ -14,7 +14,13 @@ import "strings"
 //  4. a pytest node id "tests/test_x.py::TestC::test_y", read as
 //     "tests.test_x.TestC.test_y", then forms 1 and 2;
 //  5. the name with spaces turned into underscores, as go test renames
-//     subtests ("TestRun/empty input" is "TestRun/empty_input"), then 1-3.
+//     subtests ("TestRun/empty input" is "TestRun/empty_input"), then 1-3;
+//  6. a parametrized test's function, in any of the forms above: every
+//     case "name[params]" of it, combined into one test that fails while
+//     any case fails (pytest's "test_escape", "tests/test_x.py::test_escape");
+//  7. an it()/test() title: the test whose name is a path ending in it,
+//     "describe > title" (node:test, vitest) or "describe title" (jest,
+//     mocha full titles).
 //
 // More than one test in the result means the name is ambiguous: the caller
 // reports it and guesses nothing.
@@ -32,9 +38,65 @@ func Match(tests []Test, name string) []Test {
 		}
 	}
 	if u := strings.ReplaceAll(name, " ", "_"); u != name {
-		return matchForms(tests, u, forms)
+		if got := matchForms(tests, u, forms); got != nil {
+			return got
+		}
 	}
-	return nil
+	if got := matchParametrized(tests, name); got != nil {
+		return got
+	}
+	return matchForms(tests, name, []func(*Test, string) bool{matchTitle})
+}
+
+// matchParametrized finds the cases "name[params]" of a parametrized test
+// named in any of the forms 1-4 and combines them into one test named by
+// the function, failing while any case fails (the worst outcome wins).
+func matchParametrized(tests []Test, name string) []Test {
+	var bases []Test
+	idx := map[int]int{} // bases index → tests index
+	for i, t := range tests {
+		open := strings.IndexByte(t.Name, '[')
+		if open <= 0 || !strings.HasSuffix(t.Name, "]") {
+			continue
+		}
+		b := t
+		b.Name = t.Name[:open]
+		idx[len(bases)] = i
+		bases = append(bases, b)
+	}
+	if len(bases) == 0 {
+		return nil
+	}
+	forms := []func(t *Test, n string) bool{matchFull, matchQualified, matchOwn}
+	got := matchForms(bases, name, forms)
+	if got == nil {
+		if id, ok := pytestID(name); ok {
+			got = matchForms(bases, id, forms[:2])
+		}
+	}
+	if got == nil {
+		return nil
+	}
+	first := got[0]
+	for _, g := range got[1:] {
+		if g.Suite != first.Suite || g.Name != first.Name {
+			return got // several functions: ambiguous, said by the caller
+		}
+	}
+	combined := first
+	combined.Runs = nil
+	for _, g := range got {
+		if rank(g.Status) > rank(combined.Status) {
+			combined.Status, combined.Message, combined.Output, combined.File, combined.Line = g.Status, g.Message, g.Output, g.File, g.Line
+		}
+	}
+	return []Test{combined}
+}
+
+// matchTitle matches an it()/test() title at the end of a test's path:
+// "describe > title", or a full title "describe title".
+func matchTitle(t *Test, n string) bool {
+	return strings.HasSuffix(t.Name, " > "+n) || (t.Suite == "" && strings.HasSuffix(t.Name, " "+n))
 }
 
 func matchForms(tests []Test, name string, forms []func(*Test, string) bool) []Test {

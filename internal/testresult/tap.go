@@ -12,8 +12,12 @@ import (
 // ParseTAP reads TAP 13 (and the TAP 14 lines it shares): "ok"/"not ok" test
 // lines with their YAML diagnostics, plans, "# SKIP" and "# TODO"
 // directives and "Bail out!". A failing TODO test is skipped (an expected
-// failure); indented subtest lines are left to their parent's test line;
-// other lines are ignored, as TAP asks.
+// failure). Subtests announced by "# Subtest: NAME" (TAP 14, node:test)
+// are tests of their own, named by their path, "describe > it"; a parent
+// whose subtests reported is their suite, not a test (unless it failed
+// while none of them did: a hook, say). Indented lines without such an
+// announcement are left to their parent's test line; other lines are
+// ignored, as TAP asks.
 func ParseTAP(r io.Reader) (*Result, error) {
 	p := &tapParser{plan: -1}
 	overlong, err := eachLine(r, p.line)
@@ -36,6 +40,8 @@ type tapParser struct {
 	tests    testList
 	index    testIndex
 	pending  *Test // the last test line, waiting for its YAML block
+	indent   int   // the pending test line's indentation
+	subtests []tapSubtest
 	yaml     *capBuf
 	inYAML   bool
 	points   int
@@ -61,7 +67,7 @@ func (p *tapParser) line(raw []byte) {
 		case trimmed == "...":
 			p.inYAML = false
 			return
-		case s == trimmed && s != "":
+		case s != "" && lineIndent(s) <= p.indent:
 			// A line at the top level ends a block that was never closed:
 			// a test line after it must never vanish into the YAML.
 			p.inYAML = false
@@ -71,18 +77,109 @@ func (p *tapParser) line(raw []byte) {
 			return
 		}
 	}
-	if p.pending != nil && trimmed == "---" && s != trimmed {
+	if p.pending != nil && trimmed == "---" && lineIndent(s) > p.indent {
 		p.inYAML, p.yaml = true, &capBuf{}
+		return
+	}
+	if ind := lineIndent(s); ind > 0 {
+		p.nestedLine(ind, trimmed)
 		return
 	}
 	p.topLine(s)
 }
 
-func (p *tapParser) topLine(s string) {
-	if pt, ok := tapTestLine(s); ok {
-		p.flush()
+// tapSubtest is an announced subtest ("# Subtest: NAME") whose test line
+// has not come yet.
+type tapSubtest struct {
+	indent   int
+	name     string
+	children int  // test lines reported under it
+	failed   bool // one of them failed
+}
+
+// lineIndent is a line's indentation, spaces and tabs.
+func lineIndent(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// announce opens a subtest at indentation ind, closing those deeper.
+func (p *tapParser) announce(ind int, name string) {
+	p.flush()
+	for len(p.subtests) > 0 && p.subtests[len(p.subtests)-1].indent >= ind {
+		p.subtests = p.subtests[:len(p.subtests)-1]
+	}
+	p.subtests = append(p.subtests, tapSubtest{indent: ind, name: capText(strings.TrimSpace(name))})
+}
+
+// nestedLine handles an indented line: a subtest's announcement or test
+// line; anything else, and indented lines of TAP without announcements,
+// are left to the parent's test line.
+func (p *tapParser) nestedLine(ind int, trimmed string) {
+	if name, ok := strings.CutPrefix(trimmed, "# Subtest:"); ok {
+		p.announce(ind, name)
+		return
+	}
+	pt, ok := tapTestLine(trimmed)
+	if !ok || !p.enclosed(ind) {
+		return
+	}
+	p.point(ind, pt)
+}
+
+// enclosed reports whether a line at indentation ind sits inside an
+// announced subtest.
+func (p *tapParser) enclosed(ind int) bool {
+	for _, st := range p.subtests {
+		if st.indent < ind {
+			return true
+		}
+	}
+	return false
+}
+
+// point records a test line at indentation ind: a test named by the path of
+// the subtests around it, or, when its own subtests reported, their suite.
+func (p *tapParser) point(ind int, pt tapPoint) {
+	p.flush()
+	for len(p.subtests) > 0 && p.subtests[len(p.subtests)-1].indent > ind {
+		p.subtests = p.subtests[:len(p.subtests)-1]
+	}
+	var self *tapSubtest
+	if n := len(p.subtests); n > 0 && p.subtests[n-1].indent == ind {
+		st := p.subtests[n-1]
+		self = &st
+		p.subtests = p.subtests[:n-1]
+	}
+	var path []string
+	for _, st := range p.subtests {
+		if st.indent < ind {
+			path = append(path, st.name)
+		}
+	}
+	if n := len(p.subtests); n > 0 && p.subtests[n-1].indent < ind {
+		p.subtests[n-1].children++
+		p.subtests[n-1].failed = p.subtests[n-1].failed || !pt.ok
+	}
+	if ind == 0 {
 		p.points++
-		p.pending = pt.test(p.points)
+	}
+	if self != nil && self.children > 0 && (pt.ok || self.failed) {
+		return // a suite whose subtests said it all
+	}
+	t := pt.test(p.points)
+	if len(path) > 0 {
+		t.Name = capText(strings.Join(append(path, t.Name), " > "))
+	}
+	p.pending, p.indent = t, ind
+}
+
+func (p *tapParser) topLine(s string) {
+	if name, ok := strings.CutPrefix(s, "# Subtest:"); ok {
+		p.announce(0, name)
+		return
+	}
+	if pt, ok := tapTestLine(s); ok {
+		p.point(0, pt)
 		return
 	}
 	switch {
