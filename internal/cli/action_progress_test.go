@@ -222,3 +222,41 @@ func TestProgress_TheBasesFailuresAreTheBases(t *testing.T) {
 		})
 	}
 }
+
+// Trailers name tests as the runners' users write them — an it() title
+// (jest), a pytest function and a pytest node id of a parametrized test —
+// and trip per test at the third failing push, with CI's message. The
+// result files are the real runners' (internal/testresult/testdata/runners).
+func TestProgress_TrailerFormsOfRealRunnersTrip(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ file, trailer, message string }{
+		{"jest-junit.xml", "cart rejects expired code", "Expected value to strictly be equal to"},
+		{"pytest-junit.xml", "test_escape", "assert '`' == '&#96;'"},
+		{"pytest-junit.xml", "tests/test_escape.py::test_escape_backtick", "assert '`' == '&#96;'"},
+	} {
+		t.Run(tc.file+" "+tc.trailer, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(filepath.Join("..", "testresult", "testdata", "runners", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := newLedgerRun(t, "agent/S-3")
+			l.h.advance = true
+			l.h.inputs["results"] = "runner.xml"
+			var res actionResult
+			for i := range 3 {
+				writeFile(t, filepath.Join(l.h.repo.dir, "runner.xml"), string(data))
+				res, _ = l.push(nil, "Greenlight-Slice: S-3", "Greenlight-Test: "+tc.trailer)
+				if want := map[bool]int{true: ExitTripped, false: ExitClosed}[i == 2]; res.code != want {
+					t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+				}
+			}
+			if res.outputs["trip-reason"] != "per_test" {
+				t.Errorf("trip %q, want per_test", res.outputs["trip-reason"])
+			}
+			if !strings.Contains(strings.ReplaceAll(res.summary, "&amp;", "&"), tc.message) {
+				t.Errorf("the summary lacks CI's message %q:\n%s", tc.message, res.summary)
+			}
+		})
+	}
+}
