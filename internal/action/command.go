@@ -91,3 +91,22 @@ func quoteWord(w string) string {
 	}
 	return "\"" + w + "\""
 }
+
+// withSlice reads the first word of a reset's guidance as its slice when it
+// names slice exactly: a slice id without a digit (a branch taken as the
+// slice, copilot-fix-login) is not told apart from guidance by its shape,
+// so the printed command "/breaker reset copilot-fix-login --rollback" is
+// read as the comment meant it.
+func withSlice(cmd breakerCmd, slice string) breakerCmd {
+	if cmd.kind != cmdReset || cmd.slice != "" || slice == "" {
+		return cmd
+	}
+	first, rest := firstLine(cmd.guidance)
+	words := strings.Fields(first)
+	if len(words) == 0 || words[0] != slice {
+		return cmd
+	}
+	out := parseReset(words[1:], rest)
+	out.slice = slice
+	return out
+}

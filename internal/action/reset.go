@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
@@ -27,6 +28,13 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		return r.fail("cannot evaluate the branch", err)
 	}
 	slice := snap.Slice()
+	known := snap.Slices(r.in.Slice)
+	if cmd.slice != "" && !slices.Contains(known, cmd.slice) {
+		return refuse(ctx, r, c, cmd, fmt.Sprintf("this pull request has no slice %s; its slices: %s", cmd.slice, strings.Join(known, ", ")))
+	}
+	if cmd = withSlice(cmd, slice); cmd.problem != "" {
+		return refuse(ctx, r, c, cmd, cmd.problem)
+	}
 	if !breaker.ValidSlice(slice) {
 		why := "no slice to reset: name one, e.g. /breaker reset S-3"
 		if slice != "" {

@@ -26,7 +26,10 @@ func BranchSlice(branch string) string {
 }
 
 // sliceOf returns the slice of one commit and where it came from: its
-// <prefix>Slice trailer, else the requested slice, else the branch name.
+// <prefix>Slice trailer, else the requested slice, else an S-<n> in the
+// branch name, else the branch itself — the one fallback, whether or not
+// the commit has other trailers, so an agent that writes Test trailers but
+// no Slice is judged (and reset) by its branch as one without trailers is.
 func sliceOf(c Commit, p Policy, flag, branch string) (slice, source string) {
 	if v, ok := TrailerValue(c.Trailers, p.Key(TrailerSlice)); ok {
 		return v, SliceFromTrailer
@@ -35,6 +38,9 @@ func sliceOf(c Commit, p Policy, flag, branch string) (slice, source string) {
 		return flag, SliceFromFlag
 	}
 	if b := BranchSlice(branch); b != "" {
+		return b, SliceFromBranch
+	}
+	if b := BranchAsSlice(branch); b != "" {
 		return b, SliceFromBranch
 	}
 	return "", ""
@@ -109,4 +115,16 @@ func NamedSlices(p Policy, commits []Commit) []string {
 		}
 	}
 	return out
+}
+
+// FallbackSlice is the slice of a commit without a <prefix>Slice trailer:
+// the requested slice, else an S-<n> in the branch name, else the branch.
+func FallbackSlice(flag, branch string) string {
+	if flag != "" {
+		return flag
+	}
+	if b := BranchSlice(branch); b != "" {
+		return b
+	}
+	return BranchAsSlice(branch)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -258,5 +259,47 @@ func TestProgress_TrailerFormsOfRealRunnersTrip(t *testing.T) {
 				t.Errorf("the summary lacks CI's message %q:\n%s", tc.message, res.summary)
 			}
 		})
+	}
+}
+
+// An agent that writes Test and Strategy trailers but no Slice (README step
+// 2): the slice is the branch, as for an agent without trailers; the reset
+// command the comment prints is accepted, resets, and rolls back.
+func TestSlice_TrailersWithoutASliceUseTheBranch(t *testing.T) {
+	t.Parallel()
+	tr := newTrust(t)
+	tr.h.repo.git("checkout", "-q", "-b", "copilot/fix-login")
+	var res actionResult
+	for i := range 3 {
+		tr.h.repo.commit(fmt.Sprintf("Try the session cookie, take %d\n\nGreenlight-Test: TestLogin\nGreenlight-Strategy: take %d\n", i+1, i+1),
+			map[string]string{fmt.Sprintf("internal/auth/fix%d.go", i): "package auth\n"})
+		res, _ = tr.push(7, "copilot/fix-login", nil)
+	}
+	tr.want("the third push", res, ExitTripped)
+	if res.outputs["slice"] != "copilot-fix-login" {
+		t.Fatalf("slice %q, want the branch's", res.outputs["slice"])
+	}
+	body := tr.h.srv.Comments(7)[0].Body
+	var cmd string
+	for _, line := range strings.Split(body, "\n") {
+		if i := strings.Index(line, "/breaker reset "); i >= 0 {
+			cmd = line[i:]
+			if j := strings.IndexAny(cmd, "\"`<"); j >= 0 {
+				cmd = cmd[:j]
+			}
+			break
+		}
+	}
+	if !strings.HasPrefix(cmd, "/breaker reset copilot-fix-login") {
+		t.Fatalf("the comment prints no reset command for the slice: %q\n%s", cmd, body)
+	}
+	cmd = strings.NewReplacer("[", "", "]", "", "&lt;guidance&gt;", "", "<guidance>", "").Replace(cmd)
+	t.Logf("the printed command: %q", cmd)
+	res = tr.reset(7, strings.TrimSpace(cmd)+" try the refresh token")
+	if res.code != ExitClosed || res.outputs["state"] != "CLOSED" {
+		t.Fatalf("the printed command %q: exit %d, state %q\n%s", cmd, res.code, res.outputs["state"], res.stdout)
+	}
+	if head, ok := tr.h.srv.Ref("heads/copilot/fix-login"); !ok || head == tr.heads[7] {
+		t.Errorf("the printed command's --rollback did not roll the branch back:\n%s", res.summary)
 	}
 }

@@ -151,3 +151,31 @@ func TestAction_ResetRollbackFastForwardsToCheckpointTree(t *testing.T) {
 		t.Errorf("sticky comment lacks the rollback acknowledgement:\n%s", body)
 	}
 }
+
+// A reset naming a slice the pull request never had is refused with the
+// slices it has: nothing is reset, no tag is made, and the breaker stays
+// OPEN (it was "accepted", reported CLOSED, while the slice stayed OPEN).
+func TestAction_ResetOfAnUnknownSliceIsRefused(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
+		t.Fatalf("before: exit %d", res.code)
+	}
+	h.srv.SetPermission("alice", "write")
+	runs := len(h.srv.CheckRuns())
+	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset S-1"))
+	if res.code != ExitClosed {
+		t.Fatalf("exit %d; a refusal is an answer, not a failed check\n%s", res.code, res.stdout)
+	}
+	if !strings.Contains(res.summary+res.stdout, "has no slice S-1") || !strings.Contains(res.summary+res.stdout, "S-3") {
+		t.Errorf("the refusal does not name the slices the pull request has:\n%s", res.summary)
+	}
+	if len(h.srv.CheckRuns()) != runs {
+		t.Errorf("a refused reset wrote a ledger record")
+	}
+	if _, ok := h.srv.Ref("tags/greenlight/reset/S-1"); ok {
+		t.Errorf("a refused reset made a tag")
+	}
+}

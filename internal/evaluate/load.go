@@ -215,6 +215,31 @@ func (s Snapshot) LocalRefs() breaker.Refs { return s.localRefs }
 // Commits are the branch's commits, oldest first.
 func (s Snapshot) Commits() []breaker.Commit { return s.input.Commits }
 
+// Slices are every slice this pull request (or branch) has had: the ones
+// its commits name, the one a commit without a slice trailer falls back to
+// (configured, the slice input; else an S-<n> in the branch name, else the
+// branch), and the ones its ledger entries judged.
+func (s Snapshot) Slices(configured string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(sl string) {
+		if sl != "" && !seen[sl] {
+			seen[sl] = true
+			out = append(out, sl)
+		}
+	}
+	for _, sl := range s.NamedSlices() {
+		add(sl)
+	}
+	add(breaker.FallbackSlice(configured, s.input.Branch))
+	for _, e := range s.ledger.Entries {
+		if s.meta.Belongs(e) {
+			add(e.Slice)
+		}
+	}
+	return out
+}
+
 // NamedSlices are the slice ids the commits name, in order.
 func (s Snapshot) NamedSlices() []string { return breaker.NamedSlices(s.input.Policy, s.input.Commits) }
 
