@@ -341,17 +341,17 @@ func writeFailedCheck(ctx context.Context, r *run, head, title string, err error
 	r.noteWrite("write the failed check run "+r.in.CheckName+" on "+breaker.ShortSHA(head), cerr)
 }
 
-// checkTitle is the check run's one-line title: the state and the counts.
+// checkTitle is the check run's one-line title: the state and how far the
+// slice is from each trip, the closest first, in plain words.
 func checkTitle(d breaker.Decision) string {
-	failed := 0
-	for _, p := range d.Pushes {
-		if p.Failed && !p.Prior {
-			failed++
-		}
-	}
-	t := fmt.Sprintf("%s: %d/%d failed attempts in slice %s, %d failed pushes", d.State, d.TotalFailed, d.Limits.Slice, d.Slice, failed)
-	if d.Tripped {
-		t += " (" + string(d.TripReason) + ")"
+	var t string
+	switch {
+	case d.Tripped:
+		t = fmt.Sprintf("OPEN: %s; slice %s", report.TripWords(d), d.Slice)
+	case report.Distance(d) != "":
+		t = fmt.Sprintf("%s: %s; slice %s", d.State, report.Distance(d), d.Slice)
+	default:
+		t = fmt.Sprintf("%s: nothing failed; slice %s", d.State, d.Slice)
 	}
 	if d.HeadInfra != "" {
 		t = "tests did not run: " + d.HeadInfra

@@ -162,6 +162,9 @@ type Decision struct {
 	SliceSource string // "flag", "trailer", "branch"
 	Head        string
 	HeadInfra   string // why the head's tests did not run, "" when they did
+	// FailedInARow is how many of the newest observed pushes failed in a
+	// row (the no_progress count, against Limits.NoProgress).
+	FailedInARow int
 	// HeadInfraKind is what kind of reason HeadInfra is (InfraNoResults,
 	// InfraBuild, InfraCancelled).
 	HeadInfraKind string

@@ -53,6 +53,7 @@ func Evaluate(in Input) Decision {
 	t := fold(current, d.Limits)
 	pt := e.foldPushes(atts, current)
 	d.Pushes = pt.summaries
+	d.FailedInARow = pt.streak
 	e.baseNotes(d.Pushes)
 	if len(pt.flaky) > 0 {
 		e.notef("flaky across pushes (failed, passed, then failed again): %s; a pass of a flaky test is not progress", strings.Join(pt.flaky, ", "))

@@ -303,3 +303,31 @@ func TestSlice_TrailersWithoutASliceUseTheBranch(t *testing.T) {
 		t.Errorf("the printed command's --rollback did not roll the branch back:\n%s", res.summary)
 	}
 }
+
+// One push before a no_progress trip, a person sees it coming everywhere
+// they look: "2/3 failed pushes in a row" in the comment, the step
+// summary, the check title and the log, in plain words.
+func TestDistance_TheNextTripIsVisible(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.advance = true
+	l.push(map[string]string{"TestLogin": "fail"})
+	res, _ := l.push(map[string]string{"TestLogin": "fail"})
+	l.want(res, ExitClosed, "")
+	const want = "2/3 failed pushes in a row"
+	runs := l.h.srv.CheckRuns()
+	title := runs[len(runs)-1].Title
+	for where, text := range map[string]string{"check title": title, "step summary": res.summary, "log": res.stdout} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the %s lacks %q:\n%s", where, want, text)
+		}
+	}
+	if c := l.h.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, want) {
+		t.Errorf("the comment lacks %q: %+v", want, c)
+	}
+	for _, raw := range []string{"no_progress", "1 failed pushes", "failed pushs"} {
+		if strings.Contains(title, raw) {
+			t.Errorf("the check title reads %q: %q", raw, title)
+		}
+	}
+}

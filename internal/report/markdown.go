@@ -197,7 +197,10 @@ func tripReason(d breaker.Decision) string {
 	case breaker.TripManual:
 		return "manual (a human asked for this diagnostic)"
 	case breaker.TripNone:
-		return fmt.Sprintf("none (%d/%d failed attempts in this slice)", d.TotalFailed, d.Limits.Slice)
+		if dist := distance(d, span); dist != "" {
+			return "none yet (" + dist + ")"
+		}
+		return "none (nothing has failed in this slice)"
 	}
 	return inline(string(d.TripReason))
 }
@@ -393,3 +396,7 @@ func nameList(names []string) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// TripWords is the trip reason in plain words, for one-line titles: "no
+// progress (3 failed pushes in a row; CI's evidence)".
+func TripWords(d breaker.Decision) string { return tripReason(d) }

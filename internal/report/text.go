@@ -1,6 +1,7 @@
 package report
 
 import (
+	"sort"
 	"fmt"
 	"strings"
 
@@ -139,18 +140,10 @@ func nextStep(d breaker.Decision) string {
 
 // closedNext says how close a CLOSED slice is to tripping.
 func closedNext(d breaker.Decision) string {
-	worst, name := 0, ""
-	for _, t := range d.Tests {
-		if t.FailedAttempts > worst {
-			worst, name = t.FailedAttempts, t.Name
-		}
+	if dist := Distance(d); dist != "" {
+		return "keep going; closest to a trip first: " + dist
 	}
-	slice := d.Limits.Slice - d.TotalFailed
-	if name == "" {
-		return fmt.Sprintf("keep going (%d failed attempts left in this slice)", slice)
-	}
-	return fmt.Sprintf("keep going; %s trips after %d more failed %s, the slice after %d",
-		SafeLine(name), d.Limits.PerTest-worst, plural(d.Limits.PerTest-worst, "attempt", "attempts"), slice)
+	return "keep going"
 }
 
 // countViolations counts the findings whose verdict is "violation".
@@ -191,4 +184,44 @@ func textLedger(l breaker.LedgerInfo) string {
 		return fmt.Sprintf("%d entries from %s, signed and verified", l.Entries, SafeLine(l.Source))
 	}
 	return fmt.Sprintf("%d entries from %s, unsigned (no ledger key)", l.Entries, SafeLine(l.Source))
+}
+
+// Distance says how far the slice is from each of its trips, the closest
+// first, in plain words: "2/3 failed pushes in a row, TestLogin 1/3 failed
+// attempts, 2/7 failed attempts in the slice". Empty when nothing has
+// failed yet.
+func Distance(d breaker.Decision) string { return distance(d, SafeLine) }
+
+// distance is Distance with test names rendered by name (plain, or as
+// markdown code).
+func distance(d breaker.Decision, name func(string) string) string {
+	type part struct {
+		left int
+		text string
+	}
+	var parts []part
+	if d.FailedInARow > 0 && d.Limits.NoProgress > 0 {
+		parts = append(parts, part{d.Limits.NoProgress - d.FailedInARow,
+			fmt.Sprintf("%d/%d failed %s in a row", d.FailedInARow, d.Limits.NoProgress, plural(d.Limits.NoProgress, "push", "pushes"))})
+	}
+	worst, test := 0, ""
+	for _, t := range d.Tests {
+		if t.FailedAttempts > worst {
+			worst, test = t.FailedAttempts, t.Name
+		}
+	}
+	if worst > 0 {
+		parts = append(parts, part{d.Limits.PerTest - worst,
+			fmt.Sprintf("%s %d/%d failed %s", name(test), worst, d.Limits.PerTest, plural(d.Limits.PerTest, "attempt", "attempts"))})
+	}
+	if d.TotalFailed > 0 {
+		parts = append(parts, part{d.Limits.Slice - d.TotalFailed,
+			fmt.Sprintf("%d/%d failed %s in the slice", d.TotalFailed, d.Limits.Slice, plural(d.Limits.Slice, "attempt", "attempts"))})
+	}
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].left < parts[j].left })
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.text
+	}
+	return strings.Join(out, ", ")
 }
