@@ -1,8 +1,8 @@
 package report
 
 import (
-	"sort"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
