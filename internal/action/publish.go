@@ -31,7 +31,7 @@ func publish(ctx context.Context, r *run, d breaker.Decision, refs remoteRefs, p
 	switch {
 	case pr == nil:
 	case !r.in.Comment:
-		r.note("input comment is false: no pull request comment")
+		r.note("input comment is off: no pull request comment")
 	default:
 		upsertComment(ctx, r, pr.Number, d, ack)
 	}
@@ -53,6 +53,15 @@ func publish(ctx context.Context, r *run, d breaker.Decision, refs remoteRefs, p
 // a second try, so a retry never doubles the comment. GitHub's 422 "Body is
 // too long" is answered once with a body of half the size.
 func upsertComment(ctx context.Context, r *run, pr int, d breaker.Decision, ack string) {
+	if ack == "" && !commentDue(r, d) {
+		// Quiet until it matters: a comment already there is kept up to
+		// date (a closing pass says so); none is posted until then.
+		mine, err := stickyComment(ctx, r, pr, d.Slice)
+		if err != nil || mine == nil {
+			r.note("no pull request comment yet (comment: %s): %s; the check run and this summary carry the verdict", r.in.CommentMode, quietWhy(d))
+			return
+		}
+	}
 	budget := maxCommentBytes
 	for try := 0; try < 2; try++ {
 		body := report.Markdown(d, report.Options{
@@ -367,4 +376,26 @@ func notesList(r *run, heading, bullet string, escape func(string) string) strin
 		b.WriteString(bullet + escape(r.red.Clean(n)) + "\n")
 	}
 	return b.String()
+}
+
+// commentDue says whether the comment mode asks for a comment on this
+// decision when none is there yet: always; on a trip; on-failure also one
+// failure short of a trip.
+func commentDue(r *run, d breaker.Decision) bool {
+	switch r.in.CommentMode {
+	case actionenv.CommentAlways:
+		return true
+	case actionenv.CommentOnTrip:
+		return d.State == breaker.StateOpen
+	}
+	return d.State == breaker.StateOpen || d.TripsLeft() == 1 || d.TripReason == breaker.TripManual
+}
+
+func quietWhy(d breaker.Decision) string {
+	switch left := d.TripsLeft(); {
+	case left < 0:
+		return "nothing has failed"
+	default:
+		return fmt.Sprintf("the nearest trip is %d failures away", left)
+	}
 }

@@ -257,7 +257,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"trailer-prefix":   breaker.DefaultTrailerPrefix,
 		"tag-prefix":       breaker.DefaultTagPrefix,
 		"bot-login":        none.BotLogin,
-		"comment":          strconv.FormatBool(none.Comment),
+		"comment":          none.CommentMode,
 		"fail-on-trip":     strconv.FormatBool(none.FailOnTrip),
 		"dry-run":          strconv.FormatBool(none.DryRun),
 		"check-name":       DefaultCheckName,

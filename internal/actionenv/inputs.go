@@ -21,7 +21,8 @@ type Inputs struct {
 	Graph         string
 	TrailerPrefix string
 	TagPrefix     string
-	Comment       bool
+	Comment       bool   // any comment at all (CommentMode is not off)
+	CommentMode   string // CommentOnFailure, CommentOnTrip, CommentAlways, CommentOff
 	AgentActors   []string // logins that may never reset
 	BotLogin      string
 	FailOnTrip    bool
@@ -53,6 +54,14 @@ var InputNames = []string{
 	"policy", "phase", "threshold",
 	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id",
 }
+
+// The comment input's modes: when the sticky comment is first posted.
+const (
+	CommentOnFailure = "on-failure" // a failed push one short of a trip, or a trip
+	CommentOnTrip    = "on-trip"    // only once OPEN
+	CommentAlways    = "always"     // every run
+	CommentOff       = "off"        // never
+)
 
 // DefaultBotLogin is the login GITHUB_TOKEN writes as, used when the
 // bot-login input is empty and GitHub does not say who the token is. The default
@@ -98,7 +107,19 @@ func (a *Action) Inputs() (Inputs, error) {
 		Threshold:       breaker.DefaultThreshold,
 	}
 	var errs []error
-	in.Comment, errs = a.boolInput("comment", true, errs)
+	switch v := strings.ToLower(strings.TrimSpace(a.Input("comment"))); v {
+	case "", CommentOnFailure:
+		in.CommentMode = CommentOnFailure
+	case CommentOnTrip, CommentAlways, CommentOff:
+		in.CommentMode = v
+	case "true":
+		in.CommentMode = CommentAlways
+	case "false":
+		in.CommentMode = CommentOff
+	default:
+		errs = append(errs, fmt.Errorf("input comment: %q is not on-failure, on-trip, always or off", v))
+	}
+	in.Comment = in.CommentMode != CommentOff
 	in.FailOnTrip, errs = a.boolInput("fail-on-trip", true, errs)
 	in.DryRun, errs = a.boolInput("dry-run", false, errs)
 	in.AllowNoLedger, errs = a.boolInput("allow-no-ledger", false, errs)

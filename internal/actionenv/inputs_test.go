@@ -17,7 +17,7 @@ func TestAction_Inputs(t *testing.T) {
 	t.Parallel()
 	defaults := Inputs{
 		Token: "ghs_abcdef", TrailerPrefix: "Greenlight-", TagPrefix: "greenlight/",
-		Comment: true, FailOnTrip: true, CheckName: "greenlight-breaker",
+		Comment: true, CommentMode: CommentOnFailure, FailOnTrip: true, CheckName: "greenlight-breaker",
 		Policy: "greenlight", Threshold: 5,
 	}
 	tests := []struct {
@@ -46,7 +46,7 @@ func TestAction_Inputs(t *testing.T) {
 			in.Results = []string{"junit/*.xml", "go-test.json"}
 			in.Slice, in.Base, in.Graph = "S-3", "0123456789abcdef0123456789abcdef01234567", ".greenlight/GRAPH.json"
 			in.TrailerPrefix, in.TagPrefix = "Agent-", "gl/"
-			in.Comment, in.FailOnTrip, in.DryRun = false, false, true
+			in.Comment, in.CommentMode, in.FailOnTrip, in.DryRun = false, CommentOff, false, true
 			in.AgentActors = []string{"agent-bot", "claude", "devin"}
 			in.BotLogin = "my-app[bot]"
 		}},

@@ -198,3 +198,33 @@ type Limits struct {
 	Slice      int
 	NoProgress int
 }
+
+// TripsLeft is how many more failures the slice takes before its nearest
+// trip: the fewest of the per-test, slice and failed-push limits minus
+// their counts, over the counts that have started; -1 when nothing has
+// failed yet. 0 once tripped.
+func (d Decision) TripsLeft() int {
+	if d.Tripped {
+		return 0
+	}
+	left := -1
+	take := func(n int) {
+		if left < 0 || n < left {
+			left = max(n, 0)
+		}
+	}
+	if d.FailedInARow > 0 {
+		take(d.Limits.NoProgress - d.FailedInARow)
+	}
+	worst := 0
+	for _, t := range d.Tests {
+		worst = max(worst, t.FailedAttempts)
+	}
+	if worst > 0 {
+		take(d.Limits.PerTest - worst)
+	}
+	if d.TotalFailed > 0 {
+		take(d.Limits.Slice - d.TotalFailed)
+	}
+	return left
+}

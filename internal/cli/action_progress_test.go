@@ -331,3 +331,38 @@ func TestDistance_TheNextTripIsVisible(t *testing.T) {
 		}
 	}
 }
+
+// Quiet until it matters (comment: on-failure, the default): a green first
+// push posts nothing (the check run says success); a failing push one short
+// of a trip posts the one comment; later pushes edit it, and a pass that
+// leaves the slice CLOSED edits it to say so, never deletes it.
+func TestComment_QuietUntilItMatters(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.advance = true
+	step := func(name string, statuses map[string]string, comments int) actionResult {
+		t.Helper()
+		res, _ := l.push(statuses)
+		if got := len(l.h.srv.Comments(7)); got != comments {
+			t.Fatalf("%s: %d comments, want %d\n%s", name, got, comments, res.summary)
+		}
+		return res
+	}
+	step("a green first push", map[string]string{"TestLogin": "pass"}, 0)
+	if runs := l.h.srv.CheckRuns(); runs[0].Conclusion != "success" {
+		t.Errorf("the green push's check run is %q, want success", runs[0].Conclusion)
+	}
+	res := step("the first failing push (two short)", map[string]string{"TestLogin": "fail"}, 0)
+	if !strings.Contains(res.summary, "no pull request comment yet") {
+		t.Errorf("the summary does not say why there is no comment:\n%s", res.summary)
+	}
+	step("one short of a trip", map[string]string{"TestLogin": "fail"}, 1)
+	step("a pass", map[string]string{"TestLogin": "pass"}, 1)
+	body := l.h.srv.Comments(7)[0].Body
+	if !strings.Contains(body, "CLOSED") {
+		t.Errorf("after the pass the comment does not say CLOSED:\n%s", body)
+	}
+	if got := l.h.countCalls("DELETE", "/issues/comments/"); got != 0 {
+		t.Errorf("%d comment deletions; the comment is edited, never deleted", got)
+	}
+}

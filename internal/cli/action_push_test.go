@@ -16,6 +16,7 @@ import (
 func TestAction_ThreeFailingPushesTripWithOneStickyComment(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
+	h.inputs["comment"] = "always" // a comment from the first run on
 	base := h.repo.git("rev-parse", "HEAD")
 	h.repo.git("checkout", "-q", "-b", "agent/S-3")
 	wantCodes := []int{ExitClosed, ExitClosed, ExitTripped}
@@ -112,6 +113,7 @@ func TestAction_MarkedCommentsByOthersAreNeverEdited(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newActionHarness(t)
+			h.inputs["comment"] = "always"
 			_, head := h.spiral(1)
 			h.openPR(head)
 			h.srv.SetUser(tt.user)
