@@ -21,8 +21,8 @@ type Inputs struct {
 	Graph         string
 	TrailerPrefix string
 	TagPrefix     string
-	Comment       bool   // any comment at all (CommentMode is not off)
-	CommentMode   string // CommentOnFailure, CommentOnTrip, CommentAlways, CommentOff
+	Comment       bool     // any comment at all (CommentMode is not off)
+	CommentMode   string   // CommentOnFailure, CommentOnTrip, CommentAlways, CommentOff
 	AgentActors   []string // logins that may never reset
 	BotLogin      string
 	FailOnTrip    bool
