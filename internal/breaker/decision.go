@@ -162,6 +162,10 @@ type Decision struct {
 	SliceSource string // "flag", "trailer", "branch"
 	Head        string
 	HeadInfra   string // why the head's tests did not run, "" when they did
+	// HeadPasses says the tests ran at the head and none failed: while
+	// OPEN, the breaker waits for a reset, and advice to roll back or skip
+	// would discard the fix.
+	HeadPasses bool
 	// FailedInARow is how many of the newest observed pushes failed in a
 	// row (the no_progress count, against Limits.NoProgress).
 	FailedInARow int

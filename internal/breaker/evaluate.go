@@ -54,6 +54,10 @@ func Evaluate(in Input) Decision {
 	pt := e.foldPushes(atts, current)
 	d.Pushes = pt.summaries
 	d.FailedInARow = pt.streak
+	if n := len(d.Pushes); n > 0 {
+		last := d.Pushes[n-1]
+		d.HeadPasses = last.Source == PushFromRun && last.Infra == "" && len(last.Failing) == 0 && headRan(in)
+	}
 	e.baseNotes(d.Pushes)
 	if len(pt.flaky) > 0 {
 		e.notef("flaky across pushes (failed, passed, then failed again): %s; a pass of a flaky test is not progress", strings.Join(pt.flaky, ", "))
@@ -178,4 +182,14 @@ func (e *evaluator) baseNotes(ps []PushSummary) {
 		e.notef("the base commit was not observed by the breaker, so a test that fails on the base too counts as this branch's; " +
 			"run the breaker on pushes to the default branch to record what fails there")
 	}
+}
+
+// headRan reports whether this run's results hold at least one test.
+func headRan(in Input) bool {
+	for _, p := range in.Pushes {
+		if p.Source == PushFromRun && p.Infra == "" && len(p.Tests) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,14 @@ func (e *evaluator) recovery(d Decision, test string) []RecoveryOption {
 	if d.Slice != "" {
 		reset += " " + d.Slice
 	}
+	if d.State == StateOpen && d.HeadPasses {
+		// The agent fixed it: rolling back or skipping would discard the fix.
+		return []RecoveryOption{{
+			Option:  "The tests pass at this head: a maintainer reviews the fix and resets the counters (the breaker never closes by itself)",
+			Command: reset + " <guidance>",
+			Risk:    "Low: the counts restart from here; the attempts so far are kept as what was already tried",
+		}}
+	}
 	return []RecoveryOption{
 		rollbackOption(d, reset),
 		{

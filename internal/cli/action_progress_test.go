@@ -366,3 +366,25 @@ func TestComment_QuietUntilItMatters(t *testing.T) {
 		t.Errorf("%d comment deletions; the comment is edited, never deleted", got)
 	}
 }
+
+// A green push after a trip: the comment says the tests pass and a reset
+// is awaited, and no longer advises rolling back or skipping the test.
+func TestComment_GreenPushWhileOpenAwaitsAReset(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	l.h.advance = true
+	for range 3 {
+		l.push(map[string]string{"TestLogin": "fail"})
+	}
+	res, _ := l.push(map[string]string{"TestLogin": "pass"})
+	l.want(res, ExitTripped, "no_progress")
+	body := l.h.srv.Comments(7)[0].Body
+	if !strings.Contains(body, "The tests pass at this head") || !strings.Contains(body, "/breaker reset agent-fix") {
+		t.Errorf("the comment does not say the tests pass and a reset is awaited:\n%s", body)
+	}
+	for _, advice := range []string{"Roll back to the checkpoint", "Skip the"} {
+		if strings.Contains(body, advice) {
+			t.Errorf("the comment still advises %q at a green head:\n%s", advice, body)
+		}
+	}
+}

@@ -95,6 +95,10 @@ func header(d breaker.Decision) string {
 	}
 	lines = append(lines, "**Scope lock:** "+scopeLine(d.Scope))
 	out := "## " + title(d) + "\n\n" + strings.Join(lines, "\\\n") + "\n"
+	if d.State == breaker.StateOpen && d.HeadPasses {
+		out += "\n> **The tests pass at this head.** The breaker stays OPEN until a maintainer reviews the fix and resets it " +
+			"(" + span(strings.TrimSpace("/breaker reset "+d.Slice)) + "): an open circuit never closes by itself.\n"
+	}
 	switch {
 	case d.HeadInfra == "":
 	case d.HeadInfraKind == breaker.InfraNoResults:
