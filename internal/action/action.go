@@ -116,6 +116,9 @@ type loadSpec struct {
 	// move. "" = the repository's default branch, from the API.
 	base, baseRef, baseSource string
 	noResults                 bool // the use case reads no results (a closed pull request)
+	// fromLedger takes the head's observation from the ledger instead of
+	// result files: a run started by a comment ran no tests.
+	fromLedger bool
 	// baseFailing are the tests the breaker saw failing on the base commit;
 	// baseObserved says it saw the base at all.
 	baseFailing  map[string]bool
@@ -159,6 +162,7 @@ func (r *run) options(s loadSpec) (evaluate.Options, error) {
 		opts.Ledger = r.state.ledger
 	}
 	opts.BaseFailing, opts.BaseObserved = s.baseFailing, s.baseObserved
+	opts.ObserveFromLedger = s.fromLedger
 	if s.noResults {
 		opts.Results = nil
 	}

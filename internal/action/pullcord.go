@@ -43,7 +43,7 @@ func onDispatch(ctx context.Context, r *run, d actionenv.Dispatch) Outcome {
 // pullCordComment is "/breaker debug" from a verified writer: the pull
 // cord on the pull request's head, acknowledged in the sticky comment.
 func pullCordComment(ctx context.Context, r *run, c actionenv.IssueComment, pr breaker.PullRequest) Outcome {
-	_, d, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, force: true, pr: pr.Number,
+	_, d, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, force: true, pr: pr.Number, fromLedger: true,
 		base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromAPI})
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)

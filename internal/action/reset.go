@@ -22,7 +22,7 @@ import (
 // snapshot: before the reset (to find the slice and its checkpoint) and
 // after it.
 func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, pr breaker.PullRequest) Outcome {
-	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number,
+	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number, fromLedger: true,
 		base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromAPI})
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
@@ -65,7 +65,7 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		return r.fail("cannot record the reset", fmt.Errorf("the reset is the check run %s on %s, and it could not be written, so nothing was reset: %w",
 			r.in.CheckName, breaker.ShortSHA(pr.HeadSHA), err))
 	}
-	publish(ctx, r, d, refs, &pr, resetAck(c.Author, slice, r.stamp(), cmd))
+	publish(ctx, r, d, refs, &pr, resetAck(c.Author, slice, r.stamp(), cmd)+"\nCI's last observation of the head: "+snap.HeadSummary()+".")
 	return Outcome{Decision: &d}
 }
 

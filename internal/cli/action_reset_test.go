@@ -179,3 +179,31 @@ func TestAction_ResetOfAnUnknownSliceIsRefused(t *testing.T) {
 		t.Errorf("a refused reset made a tag")
 	}
 }
+
+// A run a comment started ran no tests: it reports the head as the ledger
+// saw it, never "the tests did not run", and an accepted reset's
+// acknowledgement states the head's last observation.
+func TestAction_CommandRunsReportTheHeadsObservation(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	_, head := h.spiral(3)
+	h.openPR(head)
+	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
+		t.Fatalf("before: exit %d", res.code)
+	}
+	removeAll(t, h.repo.dir+"/junit.xml") // the comment's workflow ran no tests
+	h.srv.SetPermission("alice", "write")
+	for _, cmd := range []string{"/breaker debug", "/breaker reset S-3 try the index"} {
+		res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", cmd))
+		if res.code != ExitClosed {
+			t.Fatalf("%s: exit %d\n%s", cmd, res.code, res.stdout)
+		}
+		body := h.srv.Comments(7)[0].Body
+		if strings.Contains(body, "did not run") || strings.Contains(res.summary, "did not run") {
+			t.Errorf("%s: the report says the tests did not run on a head CI saw failing:\n%s", cmd, body)
+		}
+		if strings.HasPrefix(cmd, "/breaker reset") && !strings.Contains(body, "last observation of the head") {
+			t.Errorf("the reset's acknowledgement does not state the head's last observation:\n%s", body)
+		}
+	}
+}
