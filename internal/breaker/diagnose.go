@@ -10,6 +10,9 @@ import (
 // test not passing for the manual pull cord.
 func (e *evaluator) diagnose(d Decision, current []tracked, t tally) []Diagnostic {
 	if len(current) == 0 {
+		if g, ok := e.evidenceDiagnostic(d); ok {
+			return []Diagnostic{g}
+		}
 		return []Diagnostic{e.emptyDiagnostic(d)}
 	}
 	var out []Diagnostic

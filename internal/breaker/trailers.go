@@ -22,12 +22,12 @@ func (p Policy) Key(name string) string {
 	return p.normalized().TrailerPrefix + name
 }
 
-// NeedsFiles reports whether a commit with these trailers is an attempt
-// candidate whose changed paths the engine reads: it carries a non-empty
-// <prefix>Test trailer. The git adapter computes changed paths only then.
-func (p Policy) NeedsFiles(trailers []Trailer) bool {
-	return len(TrailerValues(trailers, p.Key(TrailerTest))) > 0
-}
+// NeedsFiles reports whether the engine reads a commit's changed paths:
+// for every commit of the branch — the scope lock checks an attempt's, and
+// the evidence diagnostic of an agent without trailers lists each push's
+// (the files it changed are the agent's account of what it tried). The git
+// adapter bounds them per commit.
+func (p Policy) NeedsFiles([]Trailer) bool { return true }
 
 // HasTrailer reports whether a trailer with key (compared ignoring ASCII
 // case, as git does) is present, whatever its value.

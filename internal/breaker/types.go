@@ -79,6 +79,10 @@ type ObservedTest struct {
 // files, zero tests, runner crash): nothing observed in this run is counted.
 type Observation struct {
 	Head      string
+	// Failing are every test failing or erroring in this run, by full
+	// name, with CI's exact message and output: what the evidence
+	// diagnostic quotes for an agent that names no test.
+	Failing   map[string]ObservedTest
 	Infra     string
 	InfraKind string // InfraNoResults, InfraBuild or InfraCancelled
 	Tests     map[string]ObservedTest

@@ -20,6 +20,14 @@ const maxListed = 5
 // becomes Infra, and each result file that could not be read becomes a note.
 func buildObservation(head string, rep testresult.Report, names []string, testKey string) breaker.Observation {
 	obs := breaker.Observation{Head: head, Infra: rep.Infra, InfraKind: rep.InfraKind, Tests: map[string]breaker.ObservedTest{}}
+	for _, t := range rep.Tests {
+		if t.Status.Failed() {
+			if obs.Failing == nil {
+				obs.Failing = map[string]breaker.ObservedTest{}
+			}
+			obs.Failing[t.FullName()] = observed(t)
+		}
+	}
 	for _, f := range rep.Files {
 		if f.Err != nil {
 			obs.Notes = append(obs.Notes, fmt.Sprintf("result file not read: %s", f.Err))

@@ -65,6 +65,12 @@ func TestBuildObservation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got := buildObservation("abc123", tt.rep, tt.names, "Greenlight-Test")
+			for name, o := range got.Failing { // every failing test, by full name, with CI's text
+				if !o.Status.Failed() || o.Name != name {
+					t.Errorf("Failing[%q] = %+v", name, o)
+				}
+			}
+			got.Failing = nil
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("observation (-want +got):\n%s", diff)
 			}

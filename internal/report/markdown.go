@@ -66,6 +66,11 @@ func markdownBlocks(d breaker.Decision, ack string) []block {
 	if strings.TrimSpace(ack) != "" {
 		bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
 	}
+	if g, ok := evidenceOnly(d); ok {
+		// An agent without trailers: the failure and the push history
+		// first, a first screen a reviewer reads in seconds; the rest folded.
+		return append(append(bs, evidenceBlocks(d, g)...), fixed(footer))
+	}
 	if pb := policyBlocks(d); pb != nil {
 		bs = append(bs, pb...)
 	} else {
@@ -74,6 +79,46 @@ func markdownBlocks(d breaker.Decision, ack string) []block {
 	bs = append(bs, diagnosticsBlocks(d)...)
 	bs = append(bs, extraBlocks(d)...)
 	return append(bs, fixed(footer))
+}
+
+// evidenceOnly reports whether d's one diagnostic was built from the
+// observed pushes alone (no declared attempt), returning it.
+func evidenceOnly(d breaker.Decision) (breaker.Diagnostic, bool) {
+	if len(d.Attempts) > 0 || len(d.Diagnostics) != 1 || len(d.Diagnostics[0].AttemptLog) == 0 || policyBlocks(d) != nil {
+		return breaker.Diagnostic{}, false
+	}
+	return d.Diagnostics[0], true
+}
+
+// evidenceBlocks lays out the evidence diagnostic: CI's error, the push
+// history, the question and the derived hypothesis in view; what the agent
+// tried push by push, the files, the expectation, the scope and the
+// recovery options folded in <details>, each closed.
+func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
+	bs := []block{
+		codeSection("### What actually happens\n\n", g.ActualError, "_No output was captured for this test._\n"),
+		fixed(pushHistory(d)),
+		fixed("### What I need from you\n\n" + textOr(g.SpecificQuestion, "_No question given._") + "\n" + textOr(g.BestHypothesis, "")),
+	}
+	folded := func(summary, body string) block {
+		return fixed("<details>\n<summary>" + summary + "</summary>\n\n" + body + "\n</details>\n")
+	}
+	bs = append(bs,
+		folded("What was tried, push by push (the commits' subjects, the agent's words)", logRows(g.AttemptLog, "push")),
+		folded("Files modified (cumulative)", filesTable(g.CumulativeFiles)),
+		folded("What the test expects", textOr(g.TestExpectation, "_Not stated._")),
+		folded("Recovery options", recoveryList(g.RecoveryOptions)),
+	)
+	if len(g.ScopeViolations) > 0 || d.Scope.Enabled {
+		bs = append(bs, folded("Scope", scopeSection(d.Scope, g.ScopeViolations)))
+	}
+	if len(d.Misreports) > 0 {
+		bs = append(bs, fixed(misreports(d)))
+	}
+	if len(d.Notes) > 0 {
+		bs = append(bs, folded("Notes", strings.TrimPrefix(notes(d.Notes), "### Notes\n\n")))
+	}
+	return bs
 }
 
 const footer = "<sub>Reported by greenlight-breaker (" + Schema + "). " +
@@ -355,7 +400,7 @@ const maxPushRows = 30
 func pushHistory(d breaker.Decision) string {
 	var b strings.Builder
 	b.WriteString("### Push history\n\nWhat CI observed at each pushed head of this slice, oldest first. " +
-		"A push is failed when tests fail and none that failed at the previous push passes now.\n\n" +
+		"A push is failed when tests fail and it shows no progress: no test passes that failed at every earlier push, and no fewer tests fail than ever.\n\n" +
 		"| Head | Observed | Result | Failing | Vanished |\n|------|----------|--------|---------|----------|\n")
 	ps := d.Pushes
 	if len(ps) > maxPushRows {

@@ -78,14 +78,18 @@ func codeSection(heading, code, empty string) block {
 	return shrinkable(code, func(c string) string { return heading + CodeBlock(c, "text") })
 }
 
-func attemptLog(es []breaker.LogEntry) string {
+func attemptLog(es []breaker.LogEntry) string { return logRows(es, "attempt") }
+
+// logRows renders the attempts log, each row labelled unit ("attempt", or
+// "push" for the evidence diagnostic's rows).
+func logRows(es []breaker.LogEntry, unit string) string {
 	if len(es) == 0 {
 		return "No attempt recorded.\n"
 	}
 	var b strings.Builder
 	for i, e := range es {
-		fmt.Fprintf(&b, "%d. %s -> files: %s -> result: %s (attempt %d, %s)\n",
-			i+1, strategy(e.Strategy), fileList(e.Files), resultText(e.Result), e.Attempt, shaSpan(e.SHA))
+		fmt.Fprintf(&b, "%d. %s -> files: %s -> result: %s (%s %d, %s)\n",
+			i+1, strategy(e.Strategy), fileList(e.Files), resultText(e.Result), unit, e.Attempt, shaSpan(e.SHA))
 	}
 	return b.String()
 }

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The tripped comment an agent without trailers gets (three failing pushes
+// of one test, each with its commit subject and files), as a golden file:
+// the test and CI's error first, the push history, the question and the
+// derived hypothesis, the rest folded. And the same spiral with trailers.
+func TestComment_Golden(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		trailers bool
+	}{{"no-trailers", false}, {"trailers", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tr := newTrust(t)
+			tr.h.repo.git("checkout", "-q", "-b", "copilot/fix-login")
+			subjects := []string{"Support link objects in res.links", "Quote link params", "Escape the link target"}
+			for i, subject := range subjects {
+				msg := subject + "\n"
+				if tc.trailers {
+					msg += fmt.Sprintf("\nGreenlight-Slice: S-3\nGreenlight-Test: TestLogin\nGreenlight-Strategy: %s\nGreenlight-Hypothesis: the header is quoted twice\n", strings.ToLower(subject))
+				}
+				tr.h.repo.commit(msg, map[string]string{fmt.Sprintf("lib/response%d.js", i): "module.exports = {}\n", "lib/links.js": fmt.Sprintf("// take %d\n", i)})
+				tr.push(7, "copilot/fix-login", map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
+			}
+			comments := tr.h.srv.Comments(7)
+			if len(comments) != 1 {
+				t.Fatalf("%d comments, want 1", len(comments))
+			}
+			body := comments[0].Body
+			if tc.name == "no-trailers" {
+				first := strings.Join(strings.Split(body, "\n")[:20], "\n")
+				for _, want := range []string{"users.TestLogin", "expected 409, got 500", "Push history"} {
+					if !strings.Contains(first, want) {
+						t.Errorf("the first lines lack %q:\n%s", want, first)
+					}
+				}
+				for _, want := range []string{"Quote link params", "lib/links.js", "the same error as the push before", "Derived from CI's evidence"} {
+					if !strings.Contains(body, want) {
+						t.Errorf("the comment lacks %q", want)
+					}
+				}
+				if strings.Count(body, "<details>") != strings.Count(body, "</details>") {
+					t.Errorf("a <details> is not closed")
+				}
+			}
+			matchGolden(t, "comments/"+tc.name+".md", body)
+		})
+	}
+}
