@@ -78,7 +78,7 @@ type ObservedTest struct {
 // A non-empty Infra means the tests did not run (build failure, no result
 // files, zero tests, runner crash): nothing observed in this run is counted.
 type Observation struct {
-	Head      string
+	Head string
 	// Failing are every test failing or erroring in this run, by full
 	// name, with CI's exact message and output: what the evidence
 	// diagnostic quotes for an agent that names no test.
