@@ -69,6 +69,10 @@ func markdownBlocks(d breaker.Decision, ack string) []block {
 	if g, ok := evidenceOnly(d); ok {
 		// An agent without trailers: the failure and the push history
 		// first, a first screen a reviewer reads in seconds; the rest folded.
+		bs = []block{fixed("## " + title(d) + "\n")}
+		if strings.TrimSpace(ack) != "" {
+			bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
+		}
 		return append(append(bs, evidenceBlocks(d, g)...), fixed(footer))
 	}
 	if pb := policyBlocks(d); pb != nil {
@@ -95,36 +99,59 @@ func evidenceOnly(d breaker.Decision) (breaker.Diagnostic, bool) {
 // tried push by push, the files, the expectation, the scope and the
 // recovery options folded in <details>, each closed.
 func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
+	pushes, failed := 0, 0
+	for _, s := range d.Pushes {
+		if !s.Prior && s.Infra == "" {
+			pushes++
+			for _, n := range s.Failing {
+				if n == g.Test {
+					failed++
+				}
+			}
+		}
+	}
+	state := "**" + EscapeInline(string(d.State)) + "**"
+	if d.Tripped {
+		state += ": " + tripReason(d)
+	} else if dist := distance(d, span); dist != "" {
+		state += ": " + dist
+	}
+	summary := fmt.Sprintf("%s failed at %d of %d observed pushes · %s · slice %s\n",
+		span(g.Test), failed, pushes, state, span(d.Slice))
+	var rest strings.Builder
+	rest.WriteString("#### What was tried, push by push (the commits' subjects, the agent's words)\n\n" + logRows(g.AttemptLog, "push"))
+	rest.WriteString("\n#### Files modified (cumulative)\n\n" + filesTable(g.CumulativeFiles))
+	rest.WriteString("\n#### What the test expects\n\n" + textOr(g.TestExpectation, "_Not stated._"))
+	rest.WriteString("\n#### Recovery options\n\n" + recoveryList(g.RecoveryOptions))
+	rest.WriteString("\n#### The breaker\n\n" + strings.Join(headerLines(d), "\\\n") + "\n")
+	if len(g.ScopeViolations) > 0 {
+		rest.WriteString("\n#### Scope violations\n\n" + scopeSection(d.Scope, g.ScopeViolations))
+	}
+	if len(d.Notes) > 0 {
+		rest.WriteString("\n" + strings.Replace(notes(d.Notes), "### Notes", "#### Notes", 1))
+	}
 	bs := []block{
-		codeSection("### What actually happens\n\n", g.ActualError, "_No output was captured for this test._\n"),
-		fixed(pushHistory(d)),
-		fixed("### What I need from you\n\n" + textOr(g.SpecificQuestion, "_No question given._") + "\n" + textOr(g.BestHypothesis, "")),
-	}
-	folded := func(summary, body string) block {
-		return fixed("<details>\n<summary>" + summary + "</summary>\n\n" + body + "\n</details>\n")
-	}
-	bs = append(bs,
-		folded("What was tried, push by push (the commits' subjects, the agent's words)", logRows(g.AttemptLog, "push")),
-		folded("Files modified (cumulative)", filesTable(g.CumulativeFiles)),
-		folded("What the test expects", textOr(g.TestExpectation, "_Not stated._")),
-		folded("Recovery options", recoveryList(g.RecoveryOptions)),
-	)
-	if len(g.ScopeViolations) > 0 || d.Scope.Enabled {
-		bs = append(bs, folded("Scope", scopeSection(d.Scope, g.ScopeViolations)))
+		fixed(summary + banners(d)),
+		codeSection("**What actually happens** (CI's output at the newest push)\n\n", g.ActualError, "_No output was captured for this test._\n"),
+		fixed(pushTable(d)),
+		fixed("**What I need from you:** " + strings.TrimSpace(textOr(g.SpecificQuestion, "_No question given._")) + "\\\n" +
+			"_" + strings.TrimSpace(textOr(g.BestHypothesis, "")) + "_\n"),
 	}
 	if len(d.Misreports) > 0 {
 		bs = append(bs, fixed(misreports(d)))
 	}
-	if len(d.Notes) > 0 {
-		bs = append(bs, folded("Notes", strings.TrimPrefix(notes(d.Notes), "### Notes\n\n")))
-	}
-	return bs
+	return append(bs, fixed("<details>\n<summary>The full diagnostic: what each push tried, the files, the expectation, the recovery options, the breaker's state and notes</summary>\n\n"+
+		rest.String()+"\n</details>\n"))
 }
-
 const footer = "<sub>Reported by greenlight-breaker (" + Schema + "). " +
 	"The JSON report (`breaker evaluate --format json`) holds every field.</sub>\n"
 
 func header(d breaker.Decision) string {
+	return "## " + title(d) + "\n\n" + strings.Join(headerLines(d), "\\\n") + "\n" + banners(d)
+}
+
+// headerLines are the report's key-value lines.
+func headerLines(d breaker.Decision) []string {
 	lines := []string{"**Slice:** " + sliceLine(d)}
 	if t := testLine(d); t != "" {
 		lines = append(lines, "**Test:** "+t)
@@ -138,8 +165,13 @@ func header(d breaker.Decision) string {
 	if d.ResetSHA != "" {
 		lines = append(lines, "**Reset:** counts restart after "+shaSpan(d.ResetSHA))
 	}
-	lines = append(lines, "**Scope lock:** "+scopeLine(d.Scope))
-	out := "## " + title(d) + "\n\n" + strings.Join(lines, "\\\n") + "\n"
+	return append(lines, "**Scope lock:** "+scopeLine(d.Scope))
+}
+
+// banners are the quoted notes under the header: a green head while OPEN,
+// a head whose tests did not run.
+func banners(d breaker.Decision) string {
+	out := ""
 	if d.State == breaker.StateOpen && d.HeadPasses {
 		out += "\n> **The tests pass at this head.** The breaker stays OPEN until a maintainer reviews the fix and resets it " +
 			"(" + span(strings.TrimSpace("/breaker reset "+d.Slice)) + "): an open circuit never closes by itself.\n"
@@ -413,6 +445,30 @@ func pushHistory(d breaker.Decision) string {
 			when = p.ObservedAt.UTC().Format("2006-01-02 15:04")
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", shaSpan(p.Head), when, pushResult(p), nameList(p.Failing), nameList(p.Vanished))
+	}
+	return b.String()
+}
+
+// pushTable is the compact push history of the evidence layout: one row a
+// push, the newest last, without the long preamble.
+func pushTable(d breaker.Decision) string {
+	var b strings.Builder
+	b.WriteString("**Push history** (CI's observations, oldest first)\n\n| Head | Observed | Result | Failing |\n|------|----------|--------|---------|\n")
+	ps := d.Pushes
+	if len(ps) > maxPushRows {
+		fmt.Fprintf(&b, "| … | | %d older pushes not shown | |\n", len(ps)-maxPushRows)
+		ps = ps[len(ps)-maxPushRows:]
+	}
+	for _, p := range ps {
+		when := ""
+		if !p.ObservedAt.IsZero() {
+			when = p.ObservedAt.UTC().Format("01-02 15:04")
+		}
+		failing := nameList(p.Failing)
+		if len(p.Vanished) > 0 {
+			failing += " (vanished: " + nameList(p.Vanished) + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", shaSpan(p.Head), when, pushResult(p), failing)
 	}
 	return b.String()
 }
