@@ -143,6 +143,7 @@ func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 	return append(bs, fixed("<details>\n<summary>The full diagnostic: what each push tried, the files, the expectation, the recovery options, the breaker's state and notes</summary>\n\n"+
 		rest.String()+"\n</details>\n"))
 }
+
 const footer = "<sub>Reported by greenlight-breaker (" + Schema + "). " +
 	"The JSON report (`breaker evaluate --format json`) holds every field.</sub>\n"
 
