@@ -117,6 +117,24 @@ func (e *evaluator) evidenceTest(d Decision) (test string, others []string, ok b
 	for n := range count {
 		names = append(names, n)
 	}
+	// A Go table test fails with its subtests: the subtests' own messages
+	// say what failed, the parent's is go test's framing. Prefer the leaf.
+	var leaves []string
+	for _, n := range names {
+		parent := false
+		for _, m := range names {
+			if strings.HasPrefix(m, n+"/") {
+				parent = true
+				break
+			}
+		}
+		if !parent {
+			leaves = append(leaves, n)
+		}
+	}
+	if len(leaves) > 0 {
+		names = leaves
+	}
 	sort.Slice(names, func(i, j int) bool {
 		a, b := names[i], names[j]
 		if count[a] != count[b] {

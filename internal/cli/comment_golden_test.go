@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -51,6 +53,46 @@ func TestComment_Golden(t *testing.T) {
 				}
 			}
 			matchGolden(t, "comments/"+tc.name+".md", body)
+		})
+	}
+}
+
+// On the real runners' results (Jest, pytest, mocha, go test), the tripped
+// comment of an agent without trailers carries the runner's useful failure
+// lines on its first screen, the full output folded below.
+func TestComment_FirstScreenCarriesTheRunnersUsefulLines(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ file, want string }{
+		{"jest-junit.xml", "Expected value to strictly be equal to:"},
+		{"pytest-junit.xml", "AssertionError: assert"},
+		{"mocha-junit.xml", "1 !== 2"},
+		{"gotest-table.json", "Divide(1, 0) = 0, want -1"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(filepath.Join("..", "testresult", "testdata", "runners", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := newTrust(t)
+			tr.h.inputs["results"] = "runner-results"
+			tr.h.repo.git("checkout", "-q", "-b", "codex/fix")
+			for i := range 3 {
+				tr.commit(fmt.Sprintf("Try again, take %d", i+1))
+				writeFile(t, filepath.Join(tr.h.repo.dir, "runner-results"), string(data))
+				tr.push(7, "codex/fix", map[string]string{})
+			}
+			c := tr.h.srv.Comments(7)
+			if len(c) != 1 {
+				t.Fatalf("%d comments", len(c))
+			}
+			first, _, _ := strings.Cut(c[0].Body, "<details>")
+			if !strings.Contains(strings.ReplaceAll(first, "&amp;", "&"), tc.want) {
+				t.Errorf("the first screen lacks %q:\n%s", tc.want, first)
+			}
+			if strings.Contains(first, "jest-circus") || strings.Contains(first, "node_modules") {
+				t.Errorf("the first screen carries stack frames:\n%s", first)
+			}
 		})
 	}
 }

@@ -132,7 +132,7 @@ func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 	}
 	bs := []block{
 		fixed(summary + banners(d)),
-		codeSection("**What actually happens** (CI's output at the newest push)\n\n", g.ActualError, "_No output was captured for this test._\n"),
+		actualBlock(g.ActualError),
 		fixed(pushTable(d)),
 		fixed("**What I need from you:** " + strings.TrimSpace(textOr(g.SpecificQuestion, "_No question given._")) + "\\\n" +
 			"_" + strings.TrimSpace(textOr(g.BestHypothesis, "")) + "_\n"),
@@ -448,6 +448,19 @@ func pushHistory(d breaker.Decision) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", shaSpan(p.Head), when, pushResult(p), nameList(p.Failing), nameList(p.Vanished))
 	}
 	return b.String()
+}
+
+// actualBlock is CI's output cut to its useful lines per runner, with the
+// whole output folded below when anything was cut.
+func actualBlock(out string) block {
+	const heading = "**What actually happens** (CI's output at the newest push)\n\n"
+	useful, cut := UsefulLines(out)
+	if !cut {
+		return codeSection(heading, out, "_No output was captured for this test._\n")
+	}
+	return shrinkable(out, func(full string) string {
+		return heading + CodeBlock(useful, "text") + "\n<details>\n<summary>CI's full output</summary>\n\n" + CodeBlock(full, "text") + "\n</details>\n"
+	})
 }
 
 // pushTable is the compact push history of the evidence layout: one row a
