@@ -66,10 +66,12 @@ func (e *evaluator) diagnostic(d Decision, test string, atts []tracked) Diagnost
 
 // expectation says what CI knows the test expects, never more.
 func (e *evaluator) expectation(test string) string {
-	s := fmt.Sprintf("The test %q passes.", test)
+	s := fmt.Sprintf("The test %s passes.", test)
 	t, ok := e.observed(test)
 	if line := expectedLine(t.Message, t.Output); ok && line != "" {
-		return s + fmt.Sprintf(" CI's failure message states: %q. This comes from the test name "+
+		// Quoted as CI wrote it, never re-escaped (a Go %q would show
+		// \"abc\" for "abc").
+		return s + fmt.Sprintf(" CI's failure message states: “%s”. This comes from the test name "+
 			"and CI's failure message; the breaker does not read test source.", line)
 	}
 	return s + " CI's results carry no expectation text for it: this comes from the test name " +

@@ -212,10 +212,10 @@ func containsName(list []string, name string) bool {
 // evidenceExpectation says what CI's message states the test expects, and
 // names the other failing tests.
 func (e *evaluator) evidenceExpectation(test string, others []string) string {
-	s := fmt.Sprintf("The test %q passes.", test)
+	s := fmt.Sprintf("The test %s passes.", test)
 	if t, ok := e.in.Observation.Failing[test]; ok {
 		if line := expectedLine(t.Message, t.Output); line != "" {
-			s += fmt.Sprintf(" CI's failure message states: %s", line)
+			s += fmt.Sprintf(" CI's failure message states: “%s”.", line)
 		}
 	}
 	if len(others) > 0 {

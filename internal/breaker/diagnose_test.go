@@ -54,8 +54,8 @@ func TestDiagnose_PerTest(t *testing.T) {
 	checks := []struct{ field, got, want string }{
 		{"Test", g.Test, "TestSignup"},
 		{"ActualError", g.ActualError, "expected 409, got 500\nsignup_test.go:12: status\nFAIL"},
-		{"TestExpectation", g.TestExpectation, `"TestSignup" passes`},
-		{"TestExpectation", g.TestExpectation, `"expected 409, got 500"`},
+		{"TestExpectation", g.TestExpectation, `The test TestSignup passes`},
+		{"TestExpectation", g.TestExpectation, "“expected 409, got 500”"},
 		{"TestExpectation", g.TestExpectation, "does not read test source"},
 		{"BestHypothesis", g.BestHypothesis, "the error changed at attempt 3"},
 		{"BestHypothesis", g.BestHypothesis, "the attempts touched 3 distinct files, some repeatedly"},

@@ -74,7 +74,31 @@ func defuseBacklinks(s string) string {
 	})
 }
 
+// urlRE matches a URL in prose: a scheme, "://" and what follows up to
+// white space or a character that ends a URL in text.
+var urlRE = regexp.MustCompile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s<>\"'`|]+")
+
+// escapeLine escapes one line; URLs become code spans, inert (no link, no
+// mention, no backlink) with every character kept, so they copy intact.
 func escapeLine(s string) string {
+	var b strings.Builder
+	at := 0
+	for _, l := range urlRE.FindAllStringIndex(s, -1) {
+		end := l[1]
+		for end > l[0] && strings.ContainsRune(").,;:!?", rune(s[end-1])) {
+			end-- // the sentence's punctuation, not the URL's
+		}
+		b.WriteString(escapeProse(s[at:l[0]]))
+		b.WriteString(CodeSpan(s[l[0]:end]))
+		at = end
+	}
+	b.WriteString(escapeProse(s[at:]))
+	return escapeBlockStart(b.String())
+}
+
+// escapeProse escapes text that holds no URL, without the block-start
+// guard (escapeLine applies it once to the whole line).
+func escapeProse(s string) string {
 	s = defuseBacklinks(s)
 	var b strings.Builder
 	runes := []rune(s)
@@ -89,7 +113,7 @@ func escapeLine(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return escapeBlockStart(b.String())
+	return b.String()
 }
 
 // intraword reports whether the rune at i sits between two letters or digits.

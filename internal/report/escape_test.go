@@ -20,9 +20,12 @@ func TestEscapeInline(t *testing.T) {
 		{"entity", "&#64;octocat", "&amp;#\u200d64;octocat"},
 		{"comment removed", "a<!-- hidden -->b", "ab"},
 		{"comment cannot join a mention", "@<!-- x -->octocat", "@\u200doctocat"},
-		{"link", "[x](http://e.com)", "\\[x\\](http:\u200d//e.com)"},
+		// URLs become code spans: inert, every character kept (they copy intact).
+		{"link", "[x](http://e.com)", "\\[x\\](`http://e.com`)"},
 		{"issue ref", "fixes #12 and acme/shop#34, see GH-56", "fixes #\u200d12 and acme/shop#\u200d34, see G\u200dH-56"},
-		{"issue url", "https://github.com/acme/shop/issues/7", "https:\u200d//github.com/acme/shop/issues/7"},
+		{"issue url", "https://github.com/acme/shop/issues/7", "`https://github.com/acme/shop/issues/7`"},
+		{"url in a sentence", "see https://e.com/a_b?x=1. Then @bob", "see `https://e.com/a_b?x=1`. Then @\u200dbob"},
+		{"url with a backtick", "https://e.com/`x`", "`https://e.com/`\\`x\\`"}, // the URL ends at the backtick, escaped after
 		{"zero-width and tag characters", "a\u200bb\U000E0041c\u2060d", "abcd"},
 		{"pipe", "a|b", `a\|b`},
 		{"backticks", "``x``", "\\`\\`x\\`\\`"},
