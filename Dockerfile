@@ -22,6 +22,14 @@ RUN cd /src && CGO_ENABLED=0 go build -trimpath \
 
 # distroless/static: CA certificates and tzdata, no shell, root by default
 # (not the :nonroot tag, which could not write the workspace).
-FROM gcr.io/distroless/static-debian12
+FROM gcr.io/distroless/static-debian12:latest
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="Greenlight Circuit Breaker" \
+      org.opencontainers.image.description="The CI-side circuit breaker for coding agents (GitHub Action)" \
+      org.opencontainers.image.source="https://github.com/greenlight-ci/breaker" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="MIT"
 COPY --from=build /breaker /breaker
 ENTRYPOINT ["/breaker", "action"]
