@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -186,5 +187,65 @@ jobs:
 	}
 	if strings.Join(problems, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// pinnedUse is how every third-party action is named: a full commit SHA,
+// which no one can move, with the release it was cut from in a comment, as
+// Dependabot writes and updates it.
+var pinnedUse = regexp.MustCompile(`^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+`)
+
+// unpinnedActions lists the uses: lines of a workflow that name a
+// third-party action by a movable ref. Local actions, the breaker itself
+// (whose pin is the reader's choice, shown in docs/installing.md) and
+// docker:// references are left out.
+func unpinnedActions(src string) []string {
+	var out []string
+	for _, line := range strings.Split(src, "\n") {
+		_, ref, ok := strings.Cut(line, "uses: ")
+		if !ok || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		ref = strings.TrimSpace(ref)
+		if strings.HasPrefix(ref, "./") || strings.HasPrefix(ref, "docker://") || strings.HasPrefix(ref, "greenlight-ci/breaker") {
+			continue
+		}
+		if !pinnedUse.MatchString(ref) {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// Every third-party action the project runs or shows is pinned by SHA with
+// its version in a comment; .github/dependabot.yml keeps the pins fresh.
+func TestWorkflows_ThirdPartyActionsPinnedBySHA(t *testing.T) {
+	t.Parallel()
+	wfs := shownWorkflows(t)
+	root := filepath.Join("..", "..")
+	for _, f := range []string{".github/workflows/release.yml", "binary/action.yml"} {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wfs[f] = string(data)
+	}
+	for name, src := range wfs {
+		for _, ref := range unpinnedActions(src) {
+			t.Errorf("%s: %q is not pinned by SHA (want owner/repo@<40-hex sha> # vX.Y.Z)", name, ref)
+		}
+	}
+	// The check itself catches a moving tag.
+	if got := unpinnedActions("      - uses: actions/checkout@v4\n      - uses: actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6c7c # v5.5.0\n"); len(got) != 1 || got[0] != "actions/checkout@v4" {
+		t.Errorf("unpinnedActions = %q, want only the tag ref", got)
+	}
+	data, err := os.ReadFile(filepath.Join(root, ".github", "dependabot.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eco := range []string{"gomod", "github-actions", "docker"} {
+		if !strings.Contains(string(data), `package-ecosystem: "`+eco+`"`) && !strings.Contains(string(data), "package-ecosystem: "+eco) {
+			t.Errorf(".github/dependabot.yml has no %s ecosystem", eco)
+		}
 	}
 }
