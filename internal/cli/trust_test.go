@@ -81,6 +81,20 @@ func (tr *trust) want(step string, res actionResult, code int) {
 	}
 }
 
+// trip checks out a new branch and has the agent fail three pushes on
+// pull request pr (closed, closed, tripped); attempt makes push i's commit.
+// It returns the tripped head.
+func (tr *trust) trip(pr int, branch string, attempt func(i int)) string {
+	tr.t.Helper()
+	tr.h.repo.git("checkout", "-q", "-b", branch)
+	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+		attempt(i + 1)
+		res, _ := tr.push(pr, branch, nil)
+		tr.want(fmt.Sprintf("push %d", i+1), res, want)
+	}
+	return tr.h.repo.git("rev-parse", "HEAD")
+}
+
 // reset has alice (write) comment the command on pull request pr.
 func (tr *trust) reset(pr int, command string) actionResult {
 	tr.t.Helper()
@@ -94,13 +108,7 @@ func (tr *trust) reset(pr int, command string) actionResult {
 func TestTrust_OneResetIsNotUnlimited(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "agent/S-3")
-	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
-		tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
-		res, _ := tr.push(7, "agent/S-3", nil)
-		tr.want(fmt.Sprintf("push %d", i+1), res, want)
-	}
-	resetAt := tr.h.repo.git("rev-parse", "HEAD")
+	resetAt := tr.trip(7, "agent/S-3", func(i int) { tr.commit(fmt.Sprintf("Fix the login, take %d", i)) })
 	if res := tr.reset(7, "/breaker reset S-3"); res.code != ExitClosed || res.outputs["state"] != "CLOSED" {
 		t.Fatalf("reset: exit %d, state %q\n%s", res.code, res.outputs["state"], res.stdout)
 	}
@@ -229,12 +237,7 @@ func TestTrust_ResetOnAnotherPullRequestDoesNotReachThisOne(t *testing.T) {
 		BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "bob"})
 
 	tr.h.repo.git("checkout", "-q", "main")
-	tr.h.repo.git("checkout", "-q", "-b", "agent/S-3")
-	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
-		tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("the agent's take %d", i+1))
-		res, _ := tr.push(7, "agent/S-3", nil)
-		tr.want(fmt.Sprintf("agent push %d", i+1), res, want)
-	}
+	tr.trip(7, "agent/S-3", func(i int) { tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("the agent's take %d", i)) })
 	// The agent's account: write permission, nothing to do with #8.
 	tr.h.srv.SetPermission("mallory", "write")
 	if res := tr.h.run("issue_comment", commentEvent(t, 8, "mallory", "User", "/breaker reset S-3")); res.code != ExitClosed {
@@ -331,12 +334,7 @@ func TestTrust_SelfPushedResetTagIsNoReset(t *testing.T) {
 			if key != "" {
 				tr.h.inputs["ledger-key"] = key
 			}
-			tr.h.repo.git("checkout", "-q", "-b", "agent/S-3")
-			for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
-				tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("take %d", i+1))
-				res, _ := tr.push(7, "agent/S-3", nil)
-				tr.want(fmt.Sprintf("push %d", i+1), res, want)
-			}
+			tr.trip(7, "agent/S-3", func(i int) { tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("take %d", i)) })
 			tr.h.srv.SetRef("tags/greenlight/reset/S-3", tr.h.repo.git("rev-parse", "HEAD"))
 			tr.h.repo.attempt("S-3", "TestLogin", "after my own reset")
 			res, _ := tr.push(7, "agent/S-3", nil)
@@ -353,12 +351,7 @@ func TestTrust_OpenCircuitIsNeverNeutral(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			tr := newTrust(t)
-			tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
-			for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
-				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
-				res, _ := tr.push(7, "agent/fix-login", nil)
-				tr.want(fmt.Sprintf("push %d", i+1), res, want)
-			}
+			tr.trip(7, "agent/fix-login", func(i int) { tr.commit(fmt.Sprintf("Fix the login, take %d", i)) })
 			head := tr.commit("Skip the tests")
 			switch how {
 			case "zero tests":
@@ -384,13 +377,7 @@ func TestTrust_OpenCircuitIsNeverNeutral(t *testing.T) {
 func TestTrust_SecondPullRequestOnTheTrippedHead(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
-	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
-		tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
-		res, _ := tr.push(7, "agent/fix-login", nil)
-		tr.want(fmt.Sprintf("push %d", i+1), res, want)
-	}
-	head := tr.h.repo.git("rev-parse", "HEAD")
+	head := tr.trip(7, "agent/fix-login", func(i int) { tr.commit(fmt.Sprintf("Fix the login, take %d", i)) })
 	tr.h.repo.git("checkout", "-q", "-b", "agent/fresh-start")
 	p := tr.openPR(9, "agent/fresh-start", head, "agent-bot")
 	tr.h.run("pull_request", pullRequestEvent(t, "opened", p))

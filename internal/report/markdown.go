@@ -435,17 +435,9 @@ func pushHistory(d breaker.Decision) string {
 	b.WriteString("### Push history\n\nWhat CI observed at each pushed head of this slice, oldest first. " +
 		"A push is failed when tests fail and it shows no progress: no test passes that failed at every earlier push, and no fewer tests fail than ever.\n\n" +
 		"| Head | Observed | Result | Failing | Vanished |\n|------|----------|--------|---------|----------|\n")
-	ps := d.Pushes
-	if len(ps) > maxPushRows {
-		fmt.Fprintf(&b, "| … | | %d older pushes not shown | | |\n", len(ps)-maxPushRows)
-		ps = ps[len(ps)-maxPushRows:]
-	}
+	ps := recentPushes(&b, d.Pushes, "| … | | %d older pushes not shown | | |\n")
 	for _, p := range ps {
-		when := ""
-		if !p.ObservedAt.IsZero() {
-			when = p.ObservedAt.UTC().Format("2006-01-02 15:04")
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", shaSpan(p.Head), when, pushResult(p), nameList(p.Failing), nameList(p.Vanished))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", shaSpan(p.Head), observedAt(p, "2006-01-02 15:04"), pushResult(p), nameList(p.Failing), nameList(p.Vanished))
 	}
 	return b.String()
 }
@@ -468,23 +460,33 @@ func actualBlock(out string) block {
 func pushTable(d breaker.Decision) string {
 	var b strings.Builder
 	b.WriteString("**Push history** (CI's observations, oldest first)\n\n| Head | Observed | Result | Failing |\n|------|----------|--------|---------|\n")
-	ps := d.Pushes
-	if len(ps) > maxPushRows {
-		fmt.Fprintf(&b, "| … | | %d older pushes not shown | |\n", len(ps)-maxPushRows)
-		ps = ps[len(ps)-maxPushRows:]
-	}
+	ps := recentPushes(&b, d.Pushes, "| … | | %d older pushes not shown | |\n")
 	for _, p := range ps {
-		when := ""
-		if !p.ObservedAt.IsZero() {
-			when = p.ObservedAt.UTC().Format("01-02 15:04")
-		}
 		failing := nameList(p.Failing)
 		if len(p.Vanished) > 0 {
 			failing += " (vanished: " + nameList(p.Vanished) + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", shaSpan(p.Head), when, pushResult(p), failing)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", shaSpan(p.Head), observedAt(p, "01-02 15:04"), pushResult(p), failing)
 	}
 	return b.String()
+}
+
+// recentPushes keeps a table to its newest maxPushRows pushes, writing the
+// row (a format taking the count) that says how many older ones it left out.
+func recentPushes(b *strings.Builder, ps []breaker.PushSummary, olderRow string) []breaker.PushSummary {
+	if len(ps) <= maxPushRows {
+		return ps
+	}
+	fmt.Fprintf(b, olderRow, len(ps)-maxPushRows)
+	return ps[len(ps)-maxPushRows:]
+}
+
+// observedAt is when CI observed a push, in UTC, or nothing when unknown.
+func observedAt(p breaker.PushSummary, layout string) string {
+	if p.ObservedAt.IsZero() {
+		return ""
+	}
+	return p.ObservedAt.UTC().Format(layout)
 }
 
 func pushResult(p breaker.PushSummary) string {
