@@ -9,7 +9,12 @@
 # ENTRYPOINT is an absolute path in exec form. internal/actionenv's tests
 # check these three.
 
-FROM golang:1.26-bookworm AS build
+# Both bases are pinned by the digest of the tag's image index (every
+# platform's manifest under one digest, so an arm64 build resolves its own
+# variant). Dependabot (.github/dependabot.yml, docker) proposes new digests;
+# to read one by hand:
+#   docker buildx imagetools inspect golang:1.26.6-bookworm --format '{{.Manifest.Digest}}'
+FROM golang:1.26.6-bookworm@sha256:116d58cbd88c1297624acc6e967a060012422bacf9930927e23fb719189c6f36 AS build
 # Modules first, so a change to the code reuses the downloaded modules.
 # Paths are absolute: no WORKDIR in this file, in any stage.
 COPY go.mod go.sum /src/
@@ -22,7 +27,7 @@ RUN cd /src && CGO_ENABLED=0 go build -trimpath \
 
 # distroless/static: CA certificates and tzdata, no shell, root by default
 # (not the :nonroot tag, which could not write the workspace).
-FROM gcr.io/distroless/static-debian12:latest
+FROM gcr.io/distroless/static-debian12:latest@sha256:d75cdd72874d4790092fcb1b058493ecf6bb5bf2b2b897045b00ff01d91843f2
 ARG VERSION=dev
 ARG REVISION=unknown
 LABEL org.opencontainers.image.title="Greenlight Circuit Breaker" \

@@ -391,6 +391,61 @@ func TestDockerfile(t *testing.T) {
 	}
 }
 
+// pinnedBase matches a FROM image named by tag and by the digest of that
+// tag's image index: the tag says what Dependabot follows, the digest what
+// is built.
+var pinnedBase = regexp.MustCompile(`^[a-z0-9][a-z0-9./_-]*:[A-Za-z0-9._-]+@sha256:[0-9a-f]{64}$`)
+
+// unpinnedBases returns the FROM images of a Dockerfile that are not
+// name:tag@sha256:digest. A stage named earlier in the file (FROM build)
+// is not an image and needs no pin.
+func unpinnedBases(src string) []string {
+	var bad []string
+	stages := map[string]bool{}
+	for _, in := range dockerInstructions(src) {
+		f := strings.Fields(in)
+		if len(f) < 2 || !strings.EqualFold(f[0], "FROM") {
+			continue
+		}
+		args := f[1:]
+		for len(args) > 0 && strings.HasPrefix(args[0], "--") {
+			args = args[1:] // --platform=...
+		}
+		if len(args) == 0 {
+			bad = append(bad, in)
+			continue
+		}
+		if !stages[args[0]] && !pinnedBase.MatchString(args[0]) {
+			bad = append(bad, args[0])
+		}
+		if len(args) == 3 && strings.EqualFold(args[1], "AS") {
+			stages[args[2]] = true
+		}
+	}
+	return bad
+}
+
+// TestDockerfile_BasesPinnedByDigest keeps both bases immutable: a tag
+// alone lets whoever controls the registry change what the action runs.
+func TestDockerfile_BasesPinnedByDigest(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile(dockerfilePath)
+	if err != nil {
+		t.Fatalf("read Dockerfile: %v", err)
+	}
+	for _, img := range unpinnedBases(string(src)) {
+		t.Errorf("Dockerfile: base %q is not pinned (want name:tag@sha256:<64 hex>, the tag's image index digest)", img)
+	}
+	// The rule catches what it is for.
+	example := "FROM golang:1.26-bookworm AS build\nFROM build AS again\n" +
+		"FROM gcr.io/distroless/static-debian12@sha256:" + strings.Repeat("a", 64) + "\n" +
+		"FROM --platform=$BUILDPLATFORM alpine:3.20@sha256:" + strings.Repeat("b", 64) + "\n"
+	want := []string{"golang:1.26-bookworm", "gcr.io/distroless/static-debian12@sha256:" + strings.Repeat("a", 64)}
+	if diff := cmp.Diff(want, unpinnedBases(example)); diff != "" {
+		t.Errorf("unpinnedBases(example) mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func TestDockerInstructions(t *testing.T) {
 	t.Parallel()
 	got := dockerInstructions("# c\nFROM a AS b\n\nRUN x \\\n    y\n  # inside\nENTRYPOINT [\"/z\"]\n")
