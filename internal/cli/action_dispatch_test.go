@@ -28,7 +28,7 @@ func TestAction_DispatchPublishesDiagnosticReadOnly(t *testing.T) {
 				t.Fatalf("comments = %+v, want the sticky diagnostic", comments)
 			}
 			for name, md := range map[string]string{"comment": comments[0].Body, "summary": res.summary} {
-				for _, want := range []string{"### What actually happens", "expected 409, got 500", "### Recovery options"} {
+				for _, want := range []string{"**What actually happens**", "expected 409, got 500", "#### Recovery options"} {
 					if !strings.Contains(md, want) {
 						t.Errorf("%s lacks %q: the diagnostic was not published\n%s", name, want, md)
 					}
@@ -146,7 +146,7 @@ func TestAction_DebugCommandPublishesDiagnostic(t *testing.T) {
 	if len(comments) != 1 {
 		t.Fatalf("comments = %+v, want the sticky diagnostic", comments)
 	}
-	for _, want := range []string{"alice asked for the diagnostic (/breaker debug) at 2026-02-18 10:30 UTC", "### What actually happens"} {
+	for _, want := range []string{"alice asked for the diagnostic (/breaker debug) at 2026-02-18 10:30 UTC", "**What actually happens**"} {
 		if !strings.Contains(comments[0].Body, want) {
 			t.Errorf("comment lacks %q:\n%s", want, comments[0].Body)
 		}

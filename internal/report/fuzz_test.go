@@ -49,7 +49,7 @@ func FuzzRenderers(f *testing.F) {
 		if strings.TrimSpace(want) != "" && !containsLine(p.blocks, want) {
 			t.Errorf("the actual error is not an intact fenced block; want %q in %q", want, p.blocks)
 		}
-		if !containsLine(p.outside, "### Recovery options") {
+		if !containsLine(p.outside, "#### Recovery options") {
 			t.Errorf("untrusted text swallowed a heading:\n%s", md)
 		}
 		checkTerminal(t, Text(d))

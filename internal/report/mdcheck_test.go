@@ -109,6 +109,10 @@ var (
 		"### What actually happens": true, "### Attempts log": true, "### Files modified (cumulative)": true,
 		"### Scope violations": true, "### Best hypothesis": true, "### What I need from you": true,
 		"### Recovery options": true, "### Misreported results": true, "### Notes": true,
+		// The compact layouts' folded sections.
+		"#### What the test expects": true, "#### Files modified (cumulative)": true,
+		"#### Scope violations": true, "#### Recovery options": true, "#### Push history": true,
+		"#### The breaker": true, "#### Notes": true, "#### Failed attempts": true,
 	}
 )
 

@@ -35,11 +35,11 @@ func TestMarkdown_Truncation(t *testing.T) {
 		truncated bool
 		keep      []string // lines that must survive outside code
 	}{
-		{"fits", perTestDecision(), 0, DefaultMaxBytes, false, []string{"### Recovery options"}},
+		{"fits", perTestDecision(), 0, DefaultMaxBytes, false, []string{"#### Recovery options"}},
 		{"long output shortened, sections kept", hugeError, 0, DefaultMaxBytes, true,
-			[]string{"### What actually happens", "### Recovery options", "### Best hypothesis"}},
-		{"small limit", hugeError, 20000, 20000, true, []string{"### Recovery options"}},
-		{"sections dropped from the end", manyNotes, 8000, 8000, true, []string{"### Failed attempts"}},
+			[]string{"**What actually happens**", "#### Recovery options", "</details>"}},
+		{"small limit", hugeError, 20000, 20000, true, []string{"#### Recovery options"}},
+		{"sections dropped from the end", manyNotes, 8000, 8000, true, []string{"**What actually happens**"}},
 		{"limit raised to the minimum", hugeError, 10, minMaxBytes, true, []string{"## Circuit Breaker Tripped"}},
 	}
 	for _, tt := range tests {
