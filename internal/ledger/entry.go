@@ -67,8 +67,12 @@ type Entry struct {
 	AllTests bool `json:"all_tests,omitempty"`
 	// Cut is how many tests were left out to keep the entry under its
 	// size bound; the first ones kept are the failing ones.
-	Cut int    `json:"cut"`
-	MAC string `json:"mac,omitempty"` // hex HMAC-SHA256 of the canonical JSON
+	Cut int `json:"cut"`
+	// PassedZ holds the passing tests, packed (packed.go), when the plain
+	// JSON would not fit: Tests then holds the others on the wire, and
+	// every test in memory (Decode unpacks). Empty in a small entry.
+	PassedZ string `json:"passed_z,omitempty"`
+	MAC     string `json:"mac,omitempty"` // hex HMAC-SHA256 of the canonical JSON
 }
 
 // Counts are the run's test counts at Head.
@@ -122,7 +126,17 @@ func (t Test) FullName() string {
 // nanoseconds cut, so the same observation always gives the same bytes.
 func (e Entry) Canonical() []byte {
 	e.MAC = ""
-	return e.normal().json()
+	return e.wire().json()
+}
+
+// wire is the entry as written: in canonical form and, when the passes
+// are packed, with only the other tests in Tests.
+func (e Entry) wire() Entry {
+	e = e.normal()
+	if e.PassedZ != "" {
+		e.Tests = withoutPasses(e.Tests)
+	}
+	return e
 }
 
 // normal is the entry in canonical form.
@@ -130,13 +144,18 @@ func (e Entry) normal() Entry {
 	e.Schema = Schema
 	e.ObservedAt = e.ObservedAt.UTC().Truncate(time.Second)
 	e.Tests = append([]Test{}, e.Tests...)
-	sort.Slice(e.Tests, func(i, j int) bool {
-		if e.Tests[i].Suite != e.Tests[j].Suite {
-			return e.Tests[i].Suite < e.Tests[j].Suite
-		}
-		return e.Tests[i].Name < e.Tests[j].Name
-	})
+	sortTests(e.Tests)
 	return e
+}
+
+// sortTests orders tests by suite, then name.
+func sortTests(ts []Test) {
+	sort.Slice(ts, func(i, j int) bool {
+		if ts[i].Suite != ts[j].Suite {
+			return ts[i].Suite < ts[j].Suite
+		}
+		return ts[i].Name < ts[j].Name
+	})
 }
 
 // json marshals the entry; its fields are plain values, so it cannot fail.
@@ -185,22 +204,28 @@ const maxEntryBytes = 60000
 
 // Encode renders the entry as the machine-readable block of a check run's
 // output text: an HTML comment (invisible on GitHub) holding the signed
-// canonical JSON. Tests beyond the size bound are cut, the failing ones
-// kept first, and Cut says how many; the MAC covers what is kept. key may be
-// nil: the entry is then unsigned.
+// canonical JSON. Past the size bound the passing tests are packed; past it
+// still, tests are cut, the failing ones kept first, and Cut says how many;
+// the MAC covers what is kept. key may be nil: the entry is then unsigned.
+// The entry returned is the one written, every test it keeps in Tests.
 func Encode(e Entry, key []byte) (string, Entry) {
 	e = fit(e).normal()
 	e.MAC = ""
 	if key != nil {
 		e = Sign(e, key)
 	}
-	return blockStart + "\n" + string(e.json()) + "\n" + blockEnd + "\n", e
+	return blockStart + "\n" + string(e.wire().json()) + "\n" + blockEnd + "\n", e
 }
 
-// fit cuts tests until the canonical JSON is under maxEntryBytes.
+// fit keeps the canonical JSON under maxEntryBytes: whole if it fits, else
+// with the passes packed, else with tests cut (the failing ones kept first).
 func fit(e Entry) Entry {
+	e.PassedZ = ""
 	if len(e.Canonical()) <= maxEntryBytes {
 		return e
+	}
+	if packed, ok := fitPacked(e); ok {
+		return packed
 	}
 	tests := append([]Test(nil), e.Tests...)
 	sort.SliceStable(tests, func(i, j int) bool { return rank(tests[i].Status) < rank(tests[j].Status) })
@@ -219,6 +244,66 @@ func fit(e Entry) Entry {
 		e.AllTests = false
 	}
 	return e
+}
+
+// fitPacked packs the passes, as many as fit with every other test kept in
+// plain: all of them when they fit, else the first in canonical order, Cut
+// saying how many were left out. It reports false when there is no pass,
+// or the other tests alone do not fit.
+func fitPacked(e Entry) (Entry, bool) {
+	all := e.normal().Tests
+	others := withoutPasses(all)
+	passes := len(all) - len(others)
+	if passes == 0 {
+		return e, false
+	}
+	try := func(n int) (Entry, bool) {
+		c := e
+		c.Tests = append(append([]Test(nil), others...), onlyPasses(all)[:n]...)
+		c.PassedZ = ""
+		if n > 0 {
+			c.PassedZ = pack(c.Tests)
+		}
+		if cut := passes - n; cut > 0 {
+			c.Cut, c.AllTests = e.Cut+cut, false
+		}
+		return c, len(c.Canonical()) <= maxEntryBytes
+	}
+	if c, ok := try(passes); ok {
+		return c, true
+	}
+	if _, ok := try(0); !ok {
+		return e, false
+	}
+	// The packed size grows about linearly with the passes: start from the
+	// share that should fit, then step down until it does (each step packs
+	// every kept pass again, so few steps).
+	c, _ := try(passes)
+	n := int(float64(passes) * float64(maxEntryBytes-len(e.wireWithout())) / float64(len(c.Canonical())-len(e.wireWithout())))
+	for n = min(max(n, 0), passes-1); n > 0; n = n * 95 / 100 {
+		if c, ok := try(n); ok {
+			return c, true
+		}
+	}
+	return try(0)
+}
+
+// wireWithout is the entry's canonical JSON with no test at all: the size
+// the tests add to.
+func (e Entry) wireWithout() []byte {
+	e.Tests, e.PassedZ, e.MAC = nil, "", ""
+	return e.json()
+}
+
+// onlyPasses returns the passing tests.
+func onlyPasses(tests []Test) []Test {
+	out := make([]Test, 0, len(tests))
+	for _, t := range tests {
+		if t.Status == breaker.StatusPass {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func rank(s breaker.TestStatus) int {
@@ -295,6 +380,18 @@ func decodeJSON(s string) (Entry, error) {
 		default:
 			return Entry{}, fmt.Errorf("test %q has status %q", t.Name, t.Status)
 		}
+		if t.Status == breaker.StatusPass && e.PassedZ != "" {
+			// One place for the passes, so the canonical bytes are the wire's.
+			return Entry{}, fmt.Errorf("test %q passes both in tests and in passed_z", t.Name)
+		}
+	}
+	if e.PassedZ != "" {
+		passes, err := unpack(e.PassedZ)
+		if err != nil {
+			return Entry{}, err
+		}
+		e.Tests = append(e.Tests, passes...)
+		sortTests(e.Tests)
 	}
 	return e, nil
 }

@@ -1,6 +1,9 @@
 package ledger
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,6 +156,10 @@ func FuzzDecode(f *testing.F) {
 	good, _ := Encode(entry(), key)
 	f.Add(good)
 	f.Add(blockStart + "\n{}\n" + blockEnd)
+	large := entry()
+	large.Tests = suite(2_000)
+	packed, _ := Encode(large, key)
+	f.Add(packed)
 	f.Add("no block")
 	f.Fuzz(func(t *testing.T, text string) {
 		e, err := Decode(text)
@@ -164,4 +171,162 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("a decoded entry does not survive re-encoding: %v", err)
 		}
 	})
+}
+
+// suite is n tests named as a large Go repository names them (a package
+// path, a test, a subtest), every fifth failing.
+func suite(n int) []Test {
+	ts := make([]Test, 0, n)
+	for i := range n {
+		st := breaker.StatusPass
+		if i%500 == 0 {
+			st = breaker.StatusFail
+		}
+		ts = append(ts, Test{
+			Suite:  "github.com/acme/platform/internal/service" + strconv.Itoa(i/200) + "/handlers",
+			Name:   "TestHandler_" + strconv.Itoa(i/20) + "/case_" + strconv.Itoa(i%20) + "_returns_the_expected_status",
+			Status: st,
+		})
+	}
+	return ts
+}
+
+// A suite of 10,000 tests keeps every test: the passes are packed, the
+// entry verifies, and decoding gives back exactly the tests encoded. The
+// plain JSON holds fewer than 800 of them (TestEncode_PlainEntryWouldCut).
+func TestEncode_LargeSuiteKeepsEveryTestPacked(t *testing.T) {
+	t.Parallel()
+	e := entry()
+	e.Tests = suite(10_000)
+	e.AllTests = true
+	text, kept := Encode(e, key)
+	if len(text) > maxEntryBytes+100 {
+		t.Fatalf("encoded entry is %d bytes, over the %d bound", len(text), maxEntryBytes)
+	}
+	if kept.Cut != 0 || !kept.AllTests || kept.PassedZ == "" || len(kept.Tests) != 10_000 {
+		t.Fatalf("cut %d, all tests %v, packed %v, %d tests kept: want all 10,000, packed", kept.Cut, kept.AllTests, kept.PassedZ != "", len(kept.Tests))
+	}
+	if strings.Contains(text, `"status":"pass"`) {
+		t.Errorf("a passing test is written in plain as well as packed")
+	}
+	got, err := Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Verify(got, key) {
+		t.Errorf("the packed entry does not verify")
+	}
+	want := append([]Test(nil), e.Tests...)
+	sortTests(want)
+	if diff := cmp.Diff(want, got.Tests); diff != "" {
+		t.Errorf("decoded tests differ from the encoded (-want +got):\n%s", diff)
+	}
+	if again, _ := Encode(got, key); again != text {
+		t.Errorf("re-encoding the decoded entry changes its text")
+	}
+}
+
+// Without packing, the same suite would lose most of its passes: the
+// figure the packing is measured against.
+func TestEncode_PlainEntryWouldCut(t *testing.T) {
+	t.Parallel()
+	e := entry()
+	plain := 0
+	for _, n := range []int{100, 200, 400, 800, 1600} {
+		e.Tests = suite(n)
+		if len(e.Canonical()) <= maxEntryBytes {
+			plain = n
+		}
+	}
+	if plain >= 800 {
+		t.Errorf("%d tests fit in plain JSON: the large-suite test no longer shows what packing adds", plain)
+	}
+	t.Logf("plain JSON holds at most %d-%d of these tests; packed, 10,000 fit", plain, plain*2)
+}
+
+// Past what even packed fits, the passes are cut, never a failing test:
+// the entry keeps every failure, as many passes as fit packed, and says
+// how many it left out.
+func TestEncode_HugeSuiteCutsPassesOnly(t *testing.T) {
+	t.Parallel()
+	e := entry()
+	e.Tests = suite(60_000)
+	e.AllTests = true
+	text, kept := Encode(e, key)
+	if len(text) > maxEntryBytes+100 {
+		t.Fatalf("encoded entry is %d bytes, over the %d bound", len(text), maxEntryBytes)
+	}
+	failing := 0
+	for _, tt := range kept.Tests {
+		if tt.Status == breaker.StatusFail {
+			failing++
+		}
+	}
+	if failing != 60_000/500 || kept.PassedZ == "" || kept.AllTests || kept.Cut == 0 || kept.Cut+len(kept.Tests) != 60_000 {
+		t.Errorf("%d failing kept, packed %v, all tests %v, cut %d + kept %d: want every failure, passes packed, the rest of 60,000 said as cut",
+			failing, kept.PassedZ != "", kept.AllTests, kept.Cut, len(kept.Tests))
+	}
+	if len(kept.Tests) < 10_000 {
+		t.Errorf("only %d tests kept: the packing left room unused", len(kept.Tests))
+	}
+	got, err := Decode(text)
+	if err != nil || !Verify(got, key) || len(got.Tests) != len(kept.Tests) {
+		t.Errorf("decode %v, verifies %v, %d tests: want the %d kept", err, err == nil && Verify(got, key), len(got.Tests), len(kept.Tests))
+	}
+}
+
+// A packed entry is evidence like any other: editing passed_z breaks the
+// MAC, and what is malformed or too large is refused with the field named.
+func TestDecode_PackedPassesRefused(t *testing.T) {
+	t.Parallel()
+	e := entry()
+	e.Tests = suite(10_000)
+	text, kept := Encode(e, key)
+	other := append([]Test(nil), kept.Tests...)
+	other[1].Name += "_renamed" // a passing test
+	other[1].Status = breaker.StatusPass
+	forged := kept
+	forged.Tests = other
+	forged.PassedZ = pack(other)
+	forgedText := strings.Replace(text, kept.PassedZ, forged.PassedZ, 1)
+	if got, err := Decode(forgedText); err != nil || Verify(got, key) {
+		t.Errorf("an edited passed_z: decode %v, verifies %v; want decoded and not verified", err, err == nil && Verify(got, key))
+	}
+
+	pairs := func(n int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`["s","t"]`)
+		}
+		b.WriteString("]")
+		return gz(b.String())
+	}
+	bomb := pairs(2_000_000) // 20 MB unpacked from about 40 KB
+	inline := strings.Replace(text, `"status":"fail"`, `"status":"pass"`, 1)
+	for name, tt := range map[string]struct{ text, want string }{
+		"not base64":         {strings.Replace(text, kept.PassedZ, "!!!", 1), "passed_z: not base64"},
+		"not gzip":           {strings.Replace(text, kept.PassedZ, "aGVsbG8=", 1), "passed_z: not gzip"},
+		"not pairs":          {strings.Replace(text, kept.PassedZ, gz(`{"a":1}`), 1), "passed_z: not a list"},
+		"unpacks too large":  {strings.Replace(text, kept.PassedZ, bomb, 1), "passed_z: unpacks to over"},
+		"too many tests":     {strings.Replace(text, kept.PassedZ, pairs(600_000), 1), "passed_z: 600000 tests, over the"},
+		"empty list":         {strings.Replace(text, kept.PassedZ, gz(`[]`), 1), "passed_z: packs no test"},
+		"passes in two ways": {inline, "passes both in tests and in passed_z"},
+	} {
+		if _, err := Decode(tt.text); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Decode error = %v, want it to contain %q", name, err, tt.want)
+		}
+	}
+}
+
+// gz is s gzipped and base64'd, as passed_z holds it.
+func gz(s string) string {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, _ = zw.Write([]byte(s))
+	_ = zw.Close()
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
 }
