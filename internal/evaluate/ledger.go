@@ -193,7 +193,14 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		}
 		for _, lt := range le.Tests {
 			full := lt.FullName()
-			if seen[full] || !lt.Status.Failed() {
+			if !lt.Status.Failed() {
+				continue
+			}
+			if e.History == nil {
+				e.History = map[string]bool{}
+			}
+			e.History[full] = true // its pass now is kept first
+			if seen[full] {
 				continue
 			}
 			seen[full] = true

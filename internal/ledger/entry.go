@@ -73,6 +73,11 @@ type Entry struct {
 	// every test in memory (Decode unpacks). Empty in a small entry.
 	PassedZ string `json:"passed_z,omitempty"`
 	MAC     string `json:"mac,omitempty"` // hex HMAC-SHA256 of the canonical JSON
+	// History names (by FullName) the tests that failed at an earlier push
+	// of the slice: when passes must be cut, theirs are kept first, since
+	// a pass after a failure is what tells progress from oscillation. Not
+	// written: the writer's hint to Encode.
+	History map[string]bool `json:"-"`
 }
 
 // Counts are the run's test counts at Head.
@@ -228,7 +233,7 @@ func fit(e Entry) Entry {
 		return packed
 	}
 	tests := append([]Test(nil), e.Tests...)
-	sort.SliceStable(tests, func(i, j int) bool { return rank(tests[i].Status) < rank(tests[j].Status) })
+	sort.SliceStable(tests, func(i, j int) bool { return e.rank(tests[i]) < e.rank(tests[j]) })
 	lo, hi := 0, len(tests)
 	for lo < hi { // the most tests that fit
 		mid := (lo + hi + 1) / 2
@@ -247,19 +252,20 @@ func fit(e Entry) Entry {
 }
 
 // fitPacked packs the passes, as many as fit with every other test kept in
-// plain: all of them when they fit, else the first in canonical order, Cut
-// saying how many were left out. It reports false when there is no pass,
+// plain: all of them when they fit, else History's first, then the others
+// in canonical order, Cut saying how many were left out. It reports false when there is no pass,
 // or the other tests alone do not fit.
 func fitPacked(e Entry) (Entry, bool) {
 	all := e.normal().Tests
 	others := withoutPasses(all)
-	passes := len(all) - len(others)
+	ranked := e.passesByRank(all)
+	passes := len(ranked)
 	if passes == 0 {
 		return e, false
 	}
 	try := func(n int) (Entry, bool) {
 		c := e
-		c.Tests = append(append([]Test(nil), others...), onlyPasses(all)[:n]...)
+		c.Tests = append(append([]Test(nil), others...), ranked[:n]...)
 		c.PassedZ = ""
 		if n > 0 {
 			c.PassedZ = pack(c.Tests)
@@ -295,25 +301,32 @@ func (e Entry) wireWithout() []byte {
 	return e.json()
 }
 
-// onlyPasses returns the passing tests.
-func onlyPasses(tests []Test) []Test {
+// passesByRank returns the passing tests, those of History first, each
+// group in the order given.
+func (e Entry) passesByRank(tests []Test) []Test {
 	out := make([]Test, 0, len(tests))
 	for _, t := range tests {
 		if t.Status == breaker.StatusPass {
 			out = append(out, t)
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return e.rank(out[i]) < e.rank(out[j]) })
 	return out
 }
 
-func rank(s breaker.TestStatus) int {
-	switch s {
+// rank orders tests for a cut, the first kept first: failures, then tests
+// that did not run, then passes of tests that failed before, then passes.
+func (e Entry) rank(t Test) int {
+	switch t.Status {
 	case breaker.StatusFail, breaker.StatusError:
 		return 0
 	case breaker.StatusAbsent, breaker.StatusSkip:
 		return 1
 	}
-	return 2
+	if e.History[t.FullName()] {
+		return 2
+	}
+	return 3
 }
 
 // ErrNoEntry is returned by Decode for a text that holds no entry block.
