@@ -275,30 +275,25 @@ func fitPacked(e Entry) (Entry, bool) {
 		}
 		return c, len(c.Canonical()) <= maxEntryBytes
 	}
-	if c, ok := try(passes); ok {
-		return c, true
+	whole, ok := try(passes)
+	if ok {
+		return whole, true
 	}
-	if _, ok := try(0); !ok {
+	none, ok := try(0)
+	if !ok {
 		return e, false
 	}
 	// The packed size grows about linearly with the passes: start from the
-	// share that should fit, then step down until it does (each step packs
-	// every kept pass again, so few steps).
-	c, _ := try(passes)
-	n := int(float64(passes) * float64(maxEntryBytes-len(e.wireWithout())) / float64(len(c.Canonical())-len(e.wireWithout())))
+	// share of the room left by the other tests that should fit, then step
+	// down until it does (each step packs every kept pass again, so few).
+	room, need := maxEntryBytes-len(none.Canonical()), len(whole.PassedZ)
+	n := int(float64(passes) * float64(room) / float64(need))
 	for n = min(max(n, 0), passes-1); n > 0; n = n * 95 / 100 {
 		if c, ok := try(n); ok {
 			return c, true
 		}
 	}
 	return try(0)
-}
-
-// wireWithout is the entry's canonical JSON with no test at all: the size
-// the tests add to.
-func (e Entry) wireWithout() []byte {
-	e.Tests, e.PassedZ, e.MAC = nil, "", ""
-	return e.json()
 }
 
 // passesByRank returns the passing tests, those of History first, each
