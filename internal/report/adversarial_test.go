@@ -58,7 +58,7 @@ func TestMarkdown_Adversarial(t *testing.T) {
 	if !found {
 		t.Errorf("the actual error is not one intact fenced block; want content:\n%s", want)
 	}
-	for _, h := range []string{"**What actually happens**", "**Attempts log** (the strategies are the agent's words, the results CI's)", "#### Recovery options", "#### Notes", "</details>"} {
+	for _, h := range []string{"**What actually happens**", "**Attempts log** (the strategies in the agent's words; each result names its source)", "#### Recovery options", "#### Notes", "</details>"} {
 		if !containsLine(p.outside, h) {
 			t.Errorf("heading %q is missing outside code: untrusted text swallowed it", h)
 		}
