@@ -203,6 +203,9 @@ func outOfScope(d breaker.Decision) string {
 func declaredBlocks(d breaker.Decision) []block {
 	slice := fmt.Sprintf("slice %s (%d/%d failed %s in the slice)", span(d.Slice), d.TotalFailed, d.Limits.Slice,
 		plural(d.Limits.Slice, "attempt", "attempts"))
+	if d.TripReason == breaker.TripSliceCeiling {
+		slice = "slice " + span(d.Slice) // the trip reason says the total
+	}
 	summary := stateWords(d) + " · " + slice + "\n"
 	switch {
 	case !d.Tripped:
@@ -253,14 +256,16 @@ func declaredBlocks(d breaker.Decision) []block {
 	if len(d.Pushes) > 1 || (len(d.Pushes) == 1 && d.Pushes[0].Failed) {
 		rest.WriteString("#### Push history\n\n" + strings.TrimPrefix(pushTable(d), "**Push history** (CI's observations, oldest first)\n\n") + "\n")
 	}
+	folds := "the expectation, the files, the scope, the recovery options, the push history, the breaker's state and notes"
 	if len(d.Diagnostics) == 1 {
 		rest.WriteString("#### Failed attempts\n\n" + strings.TrimPrefix(counts, "**Failed attempts**\n\n") + "\n")
+		folds = "the expectation, the files, the scope, the recovery options, the push history, the counts, the breaker's state and notes"
 	}
 	rest.WriteString("#### The breaker\n\n" + strings.Join(headerLines(d), "\\\n") + "\n")
 	if len(d.Notes) > 0 {
 		rest.WriteString("\n" + strings.Replace(notes(d.Notes), "### Notes", "#### Notes", 1))
 	}
-	bs = append(bs, fixed(folded("The full diagnostic: the expectation, the files, the scope, the recovery options, the push history, the counts, the breaker's state and notes", rest.String())))
+	bs = append(bs, fixed(folded("The full diagnostic: "+folds, rest.String())))
 	bs = append(bs, outputs...)
 	if len(d.Prior) > 0 {
 		bs = append(bs, fixed(priorAttempts(d.Prior)))
