@@ -26,6 +26,7 @@ func untrustedDecision(s string) breaker.Decision {
 	g.AttemptLog[0].Strategy, g.AttemptLog[0].Result, g.AttemptLog[0].Files = s, s, []string{s}
 	g.CumulativeFiles[0].Path = s
 	g.ScopeViolations[0].File, g.ScopeViolations[0].Justification, g.ScopeViolations[0].Test = s, s, s
+	g.ScopeViolations[len(g.ScopeViolations)-1].File = s // the unjustified one, named in view
 	g.RecoveryOptions[0].Option, g.RecoveryOptions[0].Risk, g.RecoveryOptions[0].Command = s, s, s
 	return d
 }
