@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,5 +107,28 @@ func TestRenderers_ZeroDecision(t *testing.T) {
 	checkTerminal(t, Text(d))
 	if _, err := JSON(d); err != nil {
 		t.Errorf("JSON(zero) error: %v", err)
+	}
+}
+
+// A file changed outside the slice's scope without a justification is
+// named before anything folded, in both layouts: the spread of changes is
+// what a reviewer must not have to unfold. A justified one is not.
+func TestMarkdown_OutOfScopeInView(t *testing.T) {
+	t.Parallel()
+	declared := perTestDecision()
+	evidence := perTestDecision()
+	evidence.Attempts, evidence.Diagnostics = nil, evidence.Diagnostics[:1]
+	for name, d := range map[string]breaker.Decision{"declared attempts": declared, "evidence only": evidence} {
+		md := Markdown(d, Options{})
+		first, _, ok := strings.Cut(md, "<details>\n<summary>The full diagnostic")
+		if !ok {
+			t.Fatalf("%s: no folded diagnostic:\n%s", name, md)
+		}
+		if !strings.Contains(first, "**Out of scope:** 1 file changed outside the slice's scope without a justification: `go.mod`") {
+			t.Errorf("%s: the first screen does not name go.mod:\n%s", name, first)
+		}
+		if strings.Contains(first, "internal/shared/errors.go`\n") || strings.Contains(first, "justification: `internal/shared/errors.go`") {
+			t.Errorf("%s: a justified file is named as out of scope:\n%s", name, first)
+		}
 	}
 }

@@ -122,6 +122,9 @@ func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 	}
 	summary := fmt.Sprintf("%s failed at %d of %d observed pushes · %s · slice %s\n",
 		span(g.Test), failed, pushes, stateWords(d), span(d.Slice))
+	if out := outOfScope(d); out != "" {
+		summary += "\n" + out
+	}
 	var rest strings.Builder
 	rest.WriteString("#### What was tried, push by push (the commits' subjects, the agent's words)\n\n" + logRows(g.AttemptLog, "push"))
 	rest.WriteString("\n#### Files modified (cumulative)\n\n" + filesTable(g.CumulativeFiles))
