@@ -1,7 +1,8 @@
 // Package report renders a breaker.Decision for people and programs.
 //
 // It is pure: every function takes values and returns text. Markdown builds
-// the sticky PR comment and the step summary (the seed 000 §4.3 layout), JSON
+// the sticky PR comment and the step summary (the seed 000 §4.3 fields, a
+// first screen and the rest folded), JSON
 // the stable "greenlight-breaker/v1" object of DESIGN §3, and Text the short
 // terminal summary of `breaker evaluate --format text`.
 //
