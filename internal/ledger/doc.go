@@ -3,6 +3,6 @@
 // greenlight-breaker check run on that head, read back by every later run.
 // It is pure: encode, decode, sign and verify (HMAC-SHA256 over the
 // canonical JSON), order, bound the size (a large suite's passes packed,
-// packed.go, before any test is cut), and fingerprint failures. Where
+// fit.go, before any test is cut), and fingerprint failures. Where
 // entries are stored and fetched is internal/ghapi's business.
 package ledger

@@ -68,7 +68,7 @@ type Entry struct {
 	// Cut is how many tests were left out to keep the entry under its
 	// size bound; the first ones kept are the failing ones.
 	Cut int `json:"cut"`
-	// PassedZ holds the passing tests, packed (packed.go), when the plain
+	// PassedZ holds the passing tests, packed (fit.go), when the plain
 	// JSON would not fit: Tests then holds the others on the wire, and
 	// every test in memory (Decode unpacks). Empty in a small entry.
 	PassedZ string `json:"passed_z,omitempty"`
@@ -220,108 +220,6 @@ func Encode(e Entry, key []byte) (string, Entry) {
 		e = Sign(e, key)
 	}
 	return blockStart + "\n" + string(e.wire().json()) + "\n" + blockEnd + "\n", e
-}
-
-// fit keeps the canonical JSON under maxEntryBytes: whole if it fits, else
-// with the passes packed, else with tests cut (the failing ones kept first).
-func fit(e Entry) Entry {
-	e.PassedZ = ""
-	if len(e.Canonical()) <= maxEntryBytes {
-		return e
-	}
-	if packed, ok := fitPacked(e); ok {
-		return packed
-	}
-	tests := append([]Test(nil), e.Tests...)
-	sort.SliceStable(tests, func(i, j int) bool { return e.rank(tests[i]) < e.rank(tests[j]) })
-	lo, hi := 0, len(tests)
-	for lo < hi { // the most tests that fit
-		mid := (lo + hi + 1) / 2
-		e.Tests = tests[:mid]
-		if len(e.Canonical()) <= maxEntryBytes {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	e.Tests, e.Cut = tests[:lo], e.Cut+len(tests)-lo
-	if e.Cut > 0 {
-		e.AllTests = false
-	}
-	return e
-}
-
-// fitPacked packs the passes, as many as fit with every other test kept in
-// plain: all of them when they fit, else History's first, then the others
-// in canonical order, Cut saying how many were left out. It reports false when there is no pass,
-// or the other tests alone do not fit.
-func fitPacked(e Entry) (Entry, bool) {
-	all := e.normal().Tests
-	others := withoutPasses(all)
-	ranked := e.passesByRank(all)
-	passes := len(ranked)
-	if passes == 0 {
-		return e, false
-	}
-	try := func(n int) (Entry, bool) {
-		c := e
-		c.Tests = append(append([]Test(nil), others...), ranked[:n]...)
-		c.PassedZ = ""
-		if n > 0 {
-			c.PassedZ = pack(c.Tests)
-		}
-		if cut := passes - n; cut > 0 {
-			c.Cut, c.AllTests = e.Cut+cut, false
-		}
-		return c, len(c.Canonical()) <= maxEntryBytes
-	}
-	whole, ok := try(passes)
-	if ok {
-		return whole, true
-	}
-	none, ok := try(0)
-	if !ok {
-		return e, false
-	}
-	// The packed size grows about linearly with the passes: start from the
-	// share of the room left by the other tests that should fit, then step
-	// down until it does (each step packs every kept pass again, so few).
-	room, need := maxEntryBytes-len(none.Canonical()), len(whole.PassedZ)
-	n := int(float64(passes) * float64(room) / float64(need))
-	for n = min(max(n, 0), passes-1); n > 0; n = n * 95 / 100 {
-		if c, ok := try(n); ok {
-			return c, true
-		}
-	}
-	return try(0)
-}
-
-// passesByRank returns the passing tests, those of History first, each
-// group in the order given.
-func (e Entry) passesByRank(tests []Test) []Test {
-	out := make([]Test, 0, len(tests))
-	for _, t := range tests {
-		if t.Status == breaker.StatusPass {
-			out = append(out, t)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return e.rank(out[i]) < e.rank(out[j]) })
-	return out
-}
-
-// rank orders tests for a cut, the first kept first: failures, then tests
-// that did not run, then passes of tests that failed before, then passes.
-func (e Entry) rank(t Test) int {
-	switch t.Status {
-	case breaker.StatusFail, breaker.StatusError:
-		return 0
-	case breaker.StatusAbsent, breaker.StatusSkip:
-		return 1
-	}
-	if e.History[t.FullName()] {
-		return 2
-	}
-	return 3
 }
 
 // ErrNoEntry is returned by Decode for a text that holds no entry block.
