@@ -247,6 +247,19 @@ func (h *actionHarness) spiral(n int) (base, head string) {
 	return base, head
 }
 
+// tripped makes the three-attempt spiral on agent/S-3, opens pull request
+// 7 at its head and runs the Action on the push, which must trip. It
+// returns the tripped head.
+func (h *actionHarness) tripped() string {
+	h.t.Helper()
+	_, head := h.spiral(3)
+	h.openPR(head)
+	if res := h.run("push", pushEvent(h.t, "agent/S-3", head)); res.code != ExitTripped {
+		h.t.Fatalf("the spiral's push: exit = %d, want %d\nstdout:\n%s", res.code, ExitTripped, res.stdout)
+	}
+	return head
+}
+
 // openPR opens pull request 7 from agent/S-3 at head.
 func (h *actionHarness) openPR(head string) breaker.PullRequest {
 	pr := breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main",

@@ -163,11 +163,7 @@ func TestAction_MarkedCommentsByOthersAreNeverEdited(t *testing.T) {
 func TestAction_MergeTrickKeepsTheBreakerOpen(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
-	_, head := h.spiral(3)
-	h.openPR(head)
-	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
-		t.Fatalf("spiral: exit = %d, want %d\nstdout:\n%s", res.code, ExitTripped, res.stdout)
-	}
+	h.tripped()
 	merge := h.repo.mergeTrick("agent/S-3")
 	h.failing(testDup)
 	h.openPR(merge)

@@ -11,11 +11,7 @@ import (
 func TestAction_ResetByWriterRestartsCounts(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
-	_, head := h.spiral(3)
-	h.openPR(head)
-	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
-		t.Fatalf("before the reset: exit = %d, want %d", res.code, ExitTripped)
-	}
+	head := h.tripped()
 	h.srv.SetPermission("alice", "write")
 
 	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset use the unique index"))
@@ -158,11 +154,7 @@ func TestAction_ResetRollbackFastForwardsToCheckpointTree(t *testing.T) {
 func TestAction_ResetOfAnUnknownSliceIsRefused(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
-	_, head := h.spiral(3)
-	h.openPR(head)
-	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
-		t.Fatalf("before: exit %d", res.code)
-	}
+	h.tripped()
 	h.srv.SetPermission("alice", "write")
 	runs := len(h.srv.CheckRuns())
 	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset S-1"))
@@ -186,11 +178,7 @@ func TestAction_ResetOfAnUnknownSliceIsRefused(t *testing.T) {
 func TestAction_CommandRunsReportTheHeadsObservation(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
-	_, head := h.spiral(3)
-	h.openPR(head)
-	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
-		t.Fatalf("before: exit %d", res.code)
-	}
+	h.tripped()
 	removeAll(t, h.repo.dir+"/junit.xml") // the comment's workflow ran no tests
 	h.srv.SetPermission("alice", "write")
 	for _, cmd := range []string{"/breaker debug", "/breaker reset S-3 try the index"} {
