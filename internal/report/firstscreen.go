@@ -52,7 +52,7 @@ func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 		rest.WriteString("\n#### Scope violations\n\n" + scopeSection(d.Scope, g.ScopeViolations))
 	}
 	if len(d.Notes) > 0 {
-		rest.WriteString("\n" + strings.Replace(notes(d.Notes), "### Notes", "#### Notes", 1))
+		rest.WriteString("\n" + notes("####", d.Notes))
 	}
 	bs := []block{
 		fixed(summary + banners(d)),
@@ -122,11 +122,11 @@ func outOfScope(d breaker.Decision) string {
 // earlier attempt's own output in a closed <details> after it.
 func declaredBlocks(d breaker.Decision) []block {
 	bs := []block{fixed(declaredSummary(d) + banners(d))}
-	// The slice total is in the summary line already.
-	counts, _, _ := strings.Cut(strings.Replace(countsTable(d), "### Failed attempts", "**Failed attempts**", 1), "\n**Slice total:**")
+	// The slice total is in the summary line already: the rows alone.
+	counts := countsRows(d)
 	if len(d.Diagnostics) > 1 {
 		// A slice trip: which tests, how often, is the first thing to see.
-		bs = append(bs, fixed(counts))
+		bs = append(bs, fixed("**Failed attempts**\n\n"+counts))
 	}
 	var rest strings.Builder
 	var outputs []block
@@ -156,16 +156,16 @@ func declaredBlocks(d breaker.Decision) []block {
 		bs = append(bs, fixed(misreports(d)))
 	}
 	if len(d.Pushes) > 1 || (len(d.Pushes) == 1 && d.Pushes[0].Failed) {
-		rest.WriteString("#### Push history\n\n" + strings.TrimPrefix(pushTable(d), "**Push history** (CI's observations, oldest first)\n\n") + "\n")
+		rest.WriteString("#### Push history\n\n" + pushRows(d) + "\n")
 	}
 	folds := "the expectation, the files, the scope, the recovery options, the push history, the breaker's state and notes"
 	if len(d.Diagnostics) == 1 {
-		rest.WriteString("#### Failed attempts\n\n" + strings.TrimPrefix(counts, "**Failed attempts**\n\n") + "\n")
+		rest.WriteString("#### Failed attempts\n\n" + counts + "\n")
 		folds = "the expectation, the files, the scope, the recovery options, the push history, the counts, the breaker's state and notes"
 	}
 	rest.WriteString("#### The breaker\n\n" + strings.Join(headerLines(d), "\\\n") + "\n")
 	if len(d.Notes) > 0 {
-		rest.WriteString("\n" + strings.Replace(notes(d.Notes), "### Notes", "#### Notes", 1))
+		rest.WriteString("\n" + notes("####", d.Notes))
 	}
 	bs = append(bs, fixed(folded("The full diagnostic: "+folds, rest.String())))
 	bs = append(bs, outputs...)
@@ -215,8 +215,13 @@ func actualBlock(heading, out string) block {
 // pushTable is the compact push history of the evidence layout: one row a
 // push, the newest last, without the long preamble.
 func pushTable(d breaker.Decision) string {
+	return "**Push history** (CI's observations, oldest first)\n\n" + pushRows(d)
+}
+
+// pushRows is the compact push history's table.
+func pushRows(d breaker.Decision) string {
 	var b strings.Builder
-	b.WriteString("**Push history** (CI's observations, oldest first)\n\n| Head | Observed | Result | Failing |\n|------|----------|--------|---------|\n")
+	b.WriteString("| Head | Observed | Result | Failing |\n|------|----------|--------|---------|\n")
 	ps := recentPushes(&b, d.Pushes, "| … | | %d older pushes not shown | |\n")
 	for _, p := range ps {
 		failing := nameList(p.Failing)

@@ -312,7 +312,7 @@ func extraBlocks(d breaker.Decision) []block {
 		bs = append(bs, fixed(pushHistory(d)))
 	}
 	if len(d.Notes) > 0 {
-		bs = append(bs, fixed(notes(d.Notes)))
+		bs = append(bs, fixed(notes("###", d.Notes)))
 	}
 	if len(d.Prior) > 0 {
 		bs = append(bs, fixed(priorAttempts(d.Prior)))
@@ -334,9 +334,10 @@ func misreports(d breaker.Decision) string {
 	return b.String()
 }
 
-func notes(ns []string) string {
+// notes is the notes section under a heading of the given level ("###").
+func notes(level string, ns []string) string {
 	var b strings.Builder
-	b.WriteString("### Notes\n\n")
+	b.WriteString(level + " Notes\n\n")
 	for _, n := range ns {
 		b.WriteString("- " + EscapeInline(n) + "\n")
 	}

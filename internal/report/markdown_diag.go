@@ -13,17 +13,20 @@ import (
 const resultRunes = 240
 
 func countsTable(d breaker.Decision) string {
-	var b strings.Builder
-	b.WriteString("### Failed attempts\n\n")
+	return "### Failed attempts\n\n" + countsRows(d) +
+		fmt.Sprintf("\n**Slice total:** %d/%d failed attempts\n", d.TotalFailed, d.Limits.Slice)
+}
+
+// countsRows is the per-test counts' table, or a line saying there is none.
+func countsRows(d breaker.Decision) string {
 	if len(d.Tests) == 0 {
-		b.WriteString("No attempt in this slice yet.\n")
-	} else {
-		b.WriteString("| Test | Failed attempts | Status this run |\n|------|-----------------|-----------------|\n")
-		for _, t := range d.Tests {
-			fmt.Fprintf(&b, "| %s | %d/%d | %s |\n", cell(t.Name), t.FailedAttempts, d.Limits.PerTest, inline(t.Status))
-		}
+		return "No attempt in this slice yet.\n"
 	}
-	fmt.Fprintf(&b, "\n**Slice total:** %d/%d failed attempts\n", d.TotalFailed, d.Limits.Slice)
+	var b strings.Builder
+	b.WriteString("| Test | Failed attempts | Status this run |\n|------|-----------------|-----------------|\n")
+	for _, t := range d.Tests {
+		fmt.Fprintf(&b, "| %s | %d/%d | %s |\n", cell(t.Name), t.FailedAttempts, d.Limits.PerTest, inline(t.Status))
+	}
 	return b.String()
 }
 
