@@ -1,0 +1,341 @@
+// Command actioncost measures what one `breaker action` run costs as a
+// pull request's ledger grows (issue 29): CPU (user+sys), peak RSS, the
+// GraphQL points and the API calls of the run, for a grid of ledger
+// entries, the runs of each size alternating so a noisy machine shifts
+// them alike. Each case is a real git repository (a main commit and the
+// agent branch's commits), a JUnit file of the suite with some tests
+// failing, and the project's fake GitHub holding the earlier heads'
+// ledger entries as the breaker's own check runs, written by the same
+// writer the Action uses (evaluate.Snapshot.Entry and ledger.Encode).
+//
+//	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5
+package main
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "actioncost:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	entries              []int
+	commits, tests, fail int
+	runs                 int
+	binary               string
+}
+
+func run() error {
+	var cfg config
+	var sizes string
+	flag.StringVar(&sizes, "entries", "10,100,1000", "ledger entries before the run, comma-separated")
+	flag.IntVar(&cfg.commits, "commits", 250, "commits on the agent branch")
+	flag.IntVar(&cfg.tests, "tests", 20000, "tests in the suite")
+	flag.IntVar(&cfg.fail, "failing", 20, "failing tests at every push")
+	flag.IntVar(&cfg.runs, "runs", 5, "runs of each size (alternating); the median is reported")
+	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: built from this tree)")
+	flag.Parse()
+	for _, s := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			return fmt.Errorf("-entries: %q is not a count", s)
+		}
+		cfg.entries = append(cfg.entries, n)
+	}
+	tmp, err := os.MkdirTemp("", "actioncost")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if cfg.binary == "" {
+		cfg.binary = filepath.Join(tmp, "breaker")
+		build := exec.Command("go", "build", "-o", cfg.binary, "./cmd/breaker")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("go build ./cmd/breaker (run from the project root): %w", err)
+		}
+	}
+	fmt.Printf("%d commits, %d tests (%d failing), %d runs a size, alternating\n", cfg.commits, cfg.tests, cfg.fail, cfg.runs)
+	cases := make([]*benchCase, len(cfg.entries))
+	for i, n := range cfg.entries {
+		c, err := newCase(filepath.Join(tmp, "case-"+strconv.Itoa(n)), cfg, n)
+		if err != nil {
+			return fmt.Errorf("%d entries: %w", n, err)
+		}
+		defer c.close()
+		cases[i] = c
+		fmt.Printf("  %5d entries: %d bytes of ledger text, newest entry %d bytes\n", n, c.ledgerBytes, c.newestBytes)
+	}
+	for r := 0; r < cfg.runs; r++ {
+		for _, c := range cases {
+			if err := c.once(cfg.binary); err != nil {
+				return fmt.Errorf("%d entries: %w", c.entries, err)
+			}
+		}
+	}
+	fmt.Printf("\n%8s %12s %12s %8s %9s %7s\n", "entries", "cpu ms", "peak RSS MB", "points", "API calls", "exit")
+	ref := 0.0
+	for i, c := range cases {
+		cpu := median(c.cpu)
+		if i == 0 {
+			ref = cpu
+		}
+		fmt.Printf("%8d %12.0f %12.1f %8d %9d %7d", c.entries, cpu, median(c.rss), c.points, c.calls, c.exit)
+		if i > 0 && ref > 0 {
+			fmt.Printf("   cpu %.2fx the first", cpu/ref)
+		}
+		fmt.Println()
+	}
+	return nil
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
+
+// tb lets the fake GitHub run outside a test: it reports a failure by
+// panicking with it (this is a benchmark; a broken fake ends it).
+type tb struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (t *tb) Helper()                           {}
+func (t *tb) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
+func (t *tb) Errorf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+func (t *tb) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+func (t *tb) Logf(string, ...any)               {}
+func (t *tb) Name() string                      { return "actioncost" }
+func (t *tb) Failed() bool                      { return false }
+
+type benchCase struct {
+	entries                  int
+	dir, head, eventPath     string
+	t                        *tb
+	srv                      *ghfake.Server
+	ledgerBytes, newestBytes int
+	cpu, rss                 []float64
+	points, calls, exit      int
+}
+
+func (c *benchCase) close() {
+	for i := len(c.t.cleanups) - 1; i >= 0; i-- {
+		func() {
+			defer func() { _ = recover() }()
+			c.t.cleanups[i]()
+		}()
+	}
+}
+
+func git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=agent", "GIT_AUTHOR_EMAIL=agent@example.com",
+		"GIT_COMMITTER_NAME=agent", "GIT_COMMITTER_EMAIL=agent@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// newCase builds the repository, the results and the fake GitHub with n
+// earlier entries: the newest ones on the branch's own commits, older
+// ones on heads force-pushed away.
+func newCase(dir string, cfg config, n int) (*benchCase, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if _, err := git(dir, "init", "-q", "-b", "main"); err != nil {
+		return nil, err
+	}
+	var stream strings.Builder
+	when := int64(1767225600)
+	commit := func(ref string, mark int, msg string, from int) {
+		fmt.Fprintf(&stream, "commit %s\nmark :%d\ncommitter agent <agent@example.com> %d +0000\ndata %d\n%s\n", ref, mark, when, len(msg), msg)
+		if from > 0 {
+			fmt.Fprintf(&stream, "from :%d\n", from)
+		}
+		fmt.Fprintf(&stream, "M 644 inline src/cache.go\ndata %d\n%s\n\n", len(msg), msg)
+		when += 60
+	}
+	commit("refs/heads/main", 1, "base", 0)
+	for i := 1; i <= cfg.commits; i++ {
+		commit("refs/heads/agent/S-1", i+1, fmt.Sprintf("fix attempt %d", i), i)
+	}
+	imp := exec.Command("git", "fast-import", "--quiet")
+	imp.Dir, imp.Stdin = dir, strings.NewReader(stream.String())
+	if out, err := imp.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git fast-import: %v: %s", err, out)
+	}
+	if _, err := git(dir, "checkout", "-q", "agent/S-1"); err != nil {
+		return nil, err
+	}
+	log, err := git(dir, "log", "--reverse", "--format=%H %T %P", "agent/S-1")
+	if err != nil {
+		return nil, err
+	}
+	var results strings.Builder
+	results.WriteString("<?xml version=\"1.0\"?>\n<testsuite name=\"cache\">\n")
+	for i := 0; i < cfg.tests; i++ {
+		fmt.Fprintf(&results, "  <testcase classname=\"cache/pkg%03d\" name=\"TestCache%05d\">", i%200, i)
+		if i < cfg.fail {
+			results.WriteString(`<failure message="got 1, want 2">cache_test.go:12: got 1, want 2</failure>`)
+		}
+		results.WriteString("</testcase>\n")
+	}
+	results.WriteString("</testsuite>\n")
+	if err := os.WriteFile(filepath.Join(dir, "junit.xml"), []byte(results.String()), 0o644); err != nil {
+		return nil, err
+	}
+
+	c := &benchCase{entries: n, dir: dir, t: &tb{}}
+	c.srv = ghfake.New(c.t)
+	var shas []string
+	for _, line := range strings.Split(log, "\n") {
+		f := strings.Fields(line)
+		c.srv.AddCommit(f[0], f[1], "", f[2:]...)
+		shas = append(shas, f[0])
+	}
+	c.srv.SetDefaultBranch("main", shas[0])
+	c.head = shas[len(shas)-1]
+	c.srv.SetRef("heads/agent/S-1", c.head)
+	c.srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: c.head, HeadRef: "agent/S-1", BaseRef: "main",
+		BaseSHA: shas[0], Author: "agent-bot"})
+	c.srv.SetPullRequestCommits(7, shas[1:])
+
+	// The earlier heads: the newest on the branch's own commits (before
+	// the head), the rest on heads force-pushed away.
+	branch := shas[1 : len(shas)-1]
+	heads := make([]string, n)
+	for i := range heads {
+		if back := n - i; back <= len(branch) {
+			heads[i] = branch[len(branch)-back]
+			continue
+		}
+		sum := sha1.Sum([]byte("rewritten head " + strconv.Itoa(i)))
+		heads[i] = hex.EncodeToString(sum[:])
+		c.srv.AddForcePush(7, heads[i])
+	}
+	if err := c.seed(heads); err != nil {
+		return nil, err
+	}
+	payload, err := os.ReadFile("internal/actionenv/testdata/webhooks/push.json")
+	if err != nil {
+		return nil, fmt.Errorf("run from the project root: %w", err)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return nil, err
+	}
+	ev["ref"], ev["after"] = "refs/heads/agent/S-1", c.head
+	if n > 0 {
+		ev["before"] = heads[n-1]
+	}
+	data, _ := json.Marshal(ev)
+	c.eventPath = filepath.Join(dir, "event.json")
+	return c, os.WriteFile(c.eventPath, data, 0o644)
+}
+
+// seed writes the entries the Action's writer writes for these heads:
+// one Load of this repository and results, each entry the one its run
+// would have written with the earlier ones in the ledger.
+func (c *benchCase) seed(heads []string) error {
+	var entries []ledger.Entry
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// The entry the writer writes at these results, with the ledger empty:
+	// every earlier entry saw the same tests fail, so its history adds
+	// nothing the head's own failures do not.
+	snap, err := evaluate.Load(context.Background(), evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main",
+		Results: []string{"junit.xml"}, Ledger: evaluate.Ledger{Source: "check-runs"},
+		Run: evaluate.Run{ObservedAt: start, RunID: 1, Event: "push", PR: 7, Branch: "agent/S-1"}})
+	if err != nil {
+		return err
+	}
+	template := snap.Entry(snap.Decide(breaker.Refs{}))
+	for i, h := range heads {
+		e := template
+		e.Head, e.ObservedAt, e.RunID = h, start.Add(time.Duration(i)*time.Minute), int64(1000+i)
+		e.PrevHeads = append([]string(nil), heads[max(0, i-ledger.MaxPrevHeads):i]...)
+		block, written := ledger.Encode(e, nil)
+		entries = append(entries, written)
+		text := "The ledger entry of this head.\n\n" + block
+		c.ledgerBytes += len(text)
+		c.newestBytes = len(block)
+		c.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Conclusion: "success", Text: text,
+			AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+	}
+	return nil
+}
+
+// once runs the Action on the head and records its cost; the check run it
+// writes is taken back so every run of the case sees the same ledger.
+func (c *benchCase) once(binary string) error {
+	before := len(c.srv.Calls())
+	costs := len(c.srv.GraphQLCosts())
+	runsBefore := len(c.srv.CheckRuns())
+	out := filepath.Join(c.dir, "out")
+	_ = os.MkdirAll(out, 0o755)
+	cmd := exec.Command(binary, "action")
+	cmd.Dir = c.dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
+		"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH=" + c.eventPath,
+		"GITHUB_REPOSITORY=" + c.srv.Owner() + "/" + c.srv.Repo(), "GITHUB_WORKSPACE=" + c.dir,
+		"GITHUB_OUTPUT=" + filepath.Join(out, "output"), "GITHUB_STEP_SUMMARY=" + filepath.Join(out, "summary"),
+		"GITHUB_RUN_ID=99999", "GITHUB_SERVER_URL=https://github.com",
+		"GITHUB_API_URL=" + strings.TrimSuffix(c.srv.URL(), "/"), "GITHUB_GRAPHQL_URL=" + c.srv.URL() + "graphql",
+		"INPUT_TOKEN=bench-token", "INPUT_RESULTS=junit.xml"}
+	var stdout strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stdout
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		return err
+	}
+	if code != 0 && code != 42 {
+		return fmt.Errorf("breaker action exited %d:\n%s", code, stdout.String())
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return fmt.Errorf("no resource usage on this system")
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	c.cpu = append(c.cpu, float64(cpu.Microseconds())/1000)
+	c.rss = append(c.rss, float64(ru.Maxrss)/1024) // KiB on Linux
+	c.calls, c.exit, c.points = len(c.srv.Calls())-before, code, 0
+	for _, p := range c.srv.GraphQLCosts()[costs:] {
+		c.points += p
+	}
+	c.srv.DropCheckRunsAfter(runsBefore)
+	return nil
+}
