@@ -182,6 +182,7 @@ func dedupePushes(ps []Push) []Push {
 // with failing tests and no progress is failed.
 func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, failedAttempt func(i int) bool, base map[string]bool) pushTally {
 	t := pushTally{passedAfterFail: map[string]bool{}}
+	flips := flipping(ps, base)
 	everFailed := map[string]bool{}
 	ran, failedN := map[string]int{}, map[string]int{}
 	minFailing := -1 // the fewest failing tests at an earlier push; -1 before any
@@ -233,12 +234,18 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 			}
 		}
 		for name, pt := range p.Tests {
-			if pt.Status == StatusPass && ran[name] > 0 && failedN[name] == ran[name] {
+			if pt.Status == StatusPass && ran[name] > 0 && failedN[name] == ran[name] && !flips[name] {
 				s.Progress = true
 				break
 			}
 		}
-		if minFailing >= 0 && len(failing) < minFailing {
+		steady := 0 // failing tests that do not flip: what "fewer" compares
+		for name := range failing {
+			if !flips[name] {
+				steady++
+			}
+		}
+		if minFailing >= 0 && steady < minFailing {
 			s.Progress = true
 		}
 		s.Failed = len(failing) > 0 && !s.Progress
@@ -268,8 +275,8 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 				t.flaky = appendUnique(t.flaky, name) // failed, passed, failed again
 			}
 		}
-		if minFailing < 0 || len(failing) < minFailing {
-			minFailing = len(failing)
+		if minFailing < 0 || steady < minFailing {
+			minFailing = steady
 		}
 		if v := p.Verdict; v != nil && !s.Prior {
 			if v.State == StateOpen && t.recorded == nil && v.TripReason != TripManual && v.TripReason != TripNone {
@@ -295,6 +302,42 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 	}
 	sort.Strings(t.flaky)
 	return t
+}
+
+// flipping names the tests that fail, pass and fail again somewhere in
+// the pushes (the base's failures aside). Their passes are no progress and
+// their failures do not make a push's failing set smaller or larger, at
+// any push: a pass taken as progress when it was seen is judged again once
+// the test is known to flip, so a stuck test beside a flipping one, or two
+// wrong fixes taking turns, trip as soon as the flip shows.
+func flipping(ps []Push, base map[string]bool) map[string]bool {
+	const failed, passedAfter, flips = 1, 2, 3
+	state := map[string]int{}
+	for _, p := range ps {
+		if p.Infra != "" {
+			continue
+		}
+		for name, pt := range p.Tests {
+			switch st := state[name]; {
+			case base[name] || st == flips:
+			case pt.Status.Failed() || pt.Status == StatusAbsent:
+				if st == passedAfter {
+					state[name] = flips
+				} else {
+					state[name] = failed
+				}
+			case pt.Status == StatusPass && st == failed:
+				state[name] = passedAfter
+			}
+		}
+	}
+	out := map[string]bool{}
+	for name, st := range state {
+		if st == flips {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 func (t *pushTally) flakySeen(name string) bool {
