@@ -44,16 +44,15 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)
 	}
-	runs, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch})
+	read, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch})
 	if err != nil {
 		return remoteState{}, err
 	}
 	if followed > 0 {
 		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", followed)
 	}
-	entries, tampered, notes := DecodeLedger(runs, r.in.AppID, r.in.CheckName)
-	rs.ledger.Entries, rs.ledger.Tampered = entries, tampered
-	for _, n := range notes {
+	rs.ledger.Entries, rs.ledger.Tampered = read.Entries, read.Tampered
+	for _, n := range read.Notes {
 		r.note("%s", n)
 	}
 	return rs, nil
@@ -64,21 +63,53 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 // pull request was rewritten many times over.
 const maxPrevRounds = 8
 
-// FollowPrevHeads adds the check runs of every head an entry of who's pull
-// request (or branch) names as observed before it and the query did not
-// read (a rebase or a squash took it off the branch): every observed head
-// stays in the ledger (DESIGN §6). It returns runs with those added, and
-// how many heads it followed.
-func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText, q LedgerQuery, who evaluate.Run) ([]CheckRunText, int, error) {
+// Decoded is the ledger as read out of check runs: the entries of the
+// breaker's own app, oldest first, the heads whose record was rewritten,
+// and what the reader ignored or found rewritten.
+type Decoded struct {
+	Entries   []ledger.Entry
+	Tampered  []string
+	Notes     []string
+	others    int
+	appID     int64
+	checkName string
+}
+
+// add decodes runs into the ledger, each once.
+func (d *Decoded) add(runs []CheckRunText) {
+	entries, tampered, notes, others := decodeRuns(runs, d.appID)
+	d.Entries = append(d.Entries, entries...)
+	d.Tampered = append(d.Tampered, tampered...)
+	d.Notes = append(d.Notes, notes...)
+	d.others += others
+}
+
+// done orders the entries and says how many runs of another app were
+// ignored.
+func (d *Decoded) done() {
+	ledger.Sort(d.Entries)
+	if d.others > 0 {
+		d.Notes = append(d.Notes, fmt.Sprintf("%d check runs named %s by another app were ignored: only the breaker's own app writes the ledger", d.others, d.checkName))
+	}
+}
+
+// FollowPrevHeads decodes the ledger out of runs and adds the entries of
+// every head an entry of who's pull request (or branch) names as observed
+// before it that the query did not read (a rebase or a squash took it off
+// the branch): every observed head stays in the ledger (DESIGN §6). Each
+// check run is decoded once. It returns the ledger and how many heads it
+// followed.
+func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText, q LedgerQuery, who evaluate.Run) (Decoded, int, error) {
+	d := Decoded{appID: q.AppID, checkName: q.CheckName}
 	read := map[string]bool{}
 	for _, run := range runs {
 		read[strings.ToLower(run.HeadSHA)] = true
 	}
-	followed := 0
+	d.add(runs)
+	followed, scanned := 0, 0
 	for round := 0; ; round++ {
-		entries, _, _ := DecodeLedger(runs, q.AppID, q.CheckName)
 		var missing []string
-		for _, e := range entries {
+		for _, e := range d.Entries[scanned:] {
 			if !who.Belongs(e) {
 				continue
 			}
@@ -89,18 +120,20 @@ func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText
 				}
 			}
 		}
+		scanned = len(d.Entries)
 		if len(missing) == 0 {
-			return runs, followed, nil
+			d.done()
+			return d, followed, nil
 		}
 		if round == maxPrevRounds || len(read) > 10*ledger.MaxPrevHeads {
-			return nil, followed, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)
+			return Decoded{}, followed, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)
 		}
 		more, err := store.ReadHeads(ctx, q, missing)
 		if err != nil {
-			return nil, followed, err
+			return Decoded{}, followed, err
 		}
 		followed += len(missing)
-		runs = append(runs, more...)
+		d.add(more)
 	}
 }
 
@@ -130,7 +163,15 @@ func noteRateLimit(r *run, rl RateLimit) {
 // commit, was rewritten: its head is returned as tampered (fail closed).
 // notes say what was ignored or found rewritten.
 func DecodeLedger(runs []CheckRunText, appID int64, checkName string) (entries []ledger.Entry, tampered, notes []string) {
-	others := 0
+	d := Decoded{appID: appID, checkName: checkName}
+	d.add(runs)
+	d.done()
+	return d.Entries, d.Tampered, d.Notes
+}
+
+// decodeRuns reads the entries of the breaker's own app out of runs; it
+// counts the runs of other apps it ignored.
+func decodeRuns(runs []CheckRunText, appID int64) (entries []ledger.Entry, tampered, notes []string, others int) {
 	for _, run := range runs {
 		if !ownApp(run, appID) {
 			others++
@@ -148,11 +189,7 @@ func DecodeLedger(runs []CheckRunText, appID int64, checkName string) (entries [
 			entries = append(entries, e)
 		}
 	}
-	if others > 0 {
-		notes = append(notes, fmt.Sprintf("%d check runs named %s by another app were ignored: only the breaker's own app writes the ledger", others, checkName))
-	}
-	ledger.Sort(entries)
-	return entries, tampered, notes
+	return entries, tampered, notes, others
 }
 
 // ownApp says whether a check run was written by the breaker's identity.

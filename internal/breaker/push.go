@@ -320,7 +320,7 @@ func flipping(ps []Push, base map[string]bool) map[string]bool {
 		for name, pt := range p.Tests {
 			switch st := state[name]; {
 			case base[name] || st == flips:
-			case pt.Status.Failed() || pt.Status == StatusAbsent:
+			case pt.Status.Failed():
 				if st == passedAfter {
 					state[name] = flips
 				} else {

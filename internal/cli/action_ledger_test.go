@@ -226,7 +226,7 @@ func TestLedger_EditedEntryTripsLedgerTampered(t *testing.T) {
 	if !strings.Contains(run.Text, `"mac":"`) {
 		t.Fatalf("the entry is not signed:\n%s", run.Text)
 	}
-	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `"status":"fail"`, `"status":"pass"`, 1))
+	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `","fail"`, `","pass"`, 1))
 	res, _ = l.push(map[string]string{"TestLogin": "fail"})
 	l.want(res, ExitTripped, "ledger_tampered")
 	rep := l.report()
@@ -371,7 +371,7 @@ func TestLedger_CommandFetchesAndVerifies(t *testing.T) {
 		t.Fatalf("entries %+v (%v); want 2, oldest first", entries, err)
 	}
 	run := l.h.srv.CheckRuns()[1]
-	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `"status":"fail"`, `"status":"pass"`, 1))
+	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `","fail"`, `","pass"`, 1))
 	_, stderr, code = runCLIEnv(t, env, "", "ledger", "--repo", repo, "--pr", "7", "--ledger-key-file", keyFile)
 	if code != ExitTripped || !strings.Contains(stderr, "do not verify") || !strings.Contains(stderr, second[:7]) {
 		t.Errorf("after an edit: exit %d, stderr %q; want 42 naming %s", code, stderr, second[:7])

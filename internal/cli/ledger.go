@@ -94,12 +94,12 @@ func runLedger(ctx context.Context, env *Env, args []string) int {
 	// As the Action reads it: every head an entry names as observed
 	// before it, and only this pull request's (or branch's) entries.
 	who := evaluate.Run{PR: *pr, Branch: *branch}
-	runs, _, err := action.FollowPrevHeads(ctx, client, st.Runs, q, who)
+	read, _, err := action.FollowPrevHeads(ctx, client, st.Runs, q, who)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(err.Error()))
 		return ExitError
 	}
-	all, tampered, notes := action.DecodeLedger(runs, *appID, *checkName)
+	all, tampered, notes := read.Entries, read.Tampered, read.Notes
 	var entries []ledger.Entry
 	for _, e := range all {
 		if who.Belongs(e) {

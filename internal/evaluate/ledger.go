@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"sort"
 	"strings"
 	"time"
 
@@ -99,7 +100,7 @@ func declare(into map[string]breaker.PushTest, tests []testresult.Test, names []
 // entryPush turns a ledger entry into a push.
 func entryPush(e ledger.Entry, names []string) breaker.Push {
 	p := breaker.Push{Head: e.Head, ObservedAt: e.ObservedAt, RunID: e.RunID, Event: e.Event,
-		Source: breaker.PushFromLedger, Slice: e.Slice, Complete: e.AllTests && e.Infra == nil,
+		Source: breaker.PushFromLedger, Slice: e.Slice,
 		Verdict: &breaker.Verdict{State: e.Verdict.State, TripReason: e.Verdict.TripReason, TotalFailed: e.Verdict.TotalFailed},
 		Counts:  breaker.PushCounts{Total: e.Counts.Total, Passed: e.Counts.Passed, Failed: e.Counts.Failed + e.Counts.Errored},
 		Tests:   make(map[string]breaker.PushTest, len(e.Tests)), Declared: map[string]breaker.PushTest{}}
@@ -140,22 +141,129 @@ func ledgerPushes(l Ledger, names []string, run Run) ([]breaker.Push, breaker.Le
 	entries := append([]ledger.Entry(nil), l.Entries...)
 	ledger.Sort(entries)
 	var out []breaker.Push
+	var line []ledger.Entry
 	for _, e := range entries {
 		if l.Key != nil && !ledger.Verify(e, l.Key) {
 			info.Tampered = append(info.Tampered, e.Head)
 		}
 		if run.Belongs(e) {
 			out = append(out, entryPush(e, names))
+			line = append(line, e)
 		}
 	}
+	passesBeforeFailing(out, line)
 	info.Verified = l.Key != nil && len(info.Tampered) == 0
 	return out, info
 }
 
+// passesBeforeFailing gives each push the passes of the tests that fail
+// somewhere in the line: an entry keeps a test from its first failure on,
+// and before that the test passed wherever the line already knew it
+// (ledger.Known). Only the tests that ever failed are asked about, so the
+// cost is theirs, not the suite's.
+func passesBeforeFailing(out []breaker.Push, line []ledger.Entry) {
+	failed := map[string]bool{}
+	for _, p := range out {
+		for name, pt := range p.Tests {
+			if pt.Status.Failed() {
+				failed[name] = true
+			}
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	known := knownSets(line)
+	for name := range failed {
+		from := -1
+		for j := range line {
+			if known[j].has(name) {
+				from = j
+				break
+			}
+		}
+		if from < 0 {
+			continue
+		}
+		for j := from; j < len(out); j++ {
+			if _, ok := out[j].Tests[name]; !ok && out[j].Infra == "" {
+				out[j].Tests[name] = breaker.PushTest{Status: breaker.StatusPass}
+			}
+		}
+	}
+}
+
+// knownSet is what one entry says its run had: a filter, or the names new
+// at it (sorted).
+type knownSet struct {
+	filter *ledger.Filter
+	added  []string
+}
+
+func (k knownSet) has(name string) bool {
+	if k.filter != nil && k.filter.Has(name) {
+		return true
+	}
+	i := sort.SearchStrings(k.added, name)
+	return i < len(k.added) && k.added[i] == name
+}
+
+// knownSets decodes each entry's Known once; an unreadable filter knows
+// nothing (Decode refused it already; a test's entry cannot hold one).
+func knownSets(line []ledger.Entry) []knownSet {
+	out := make([]knownSet, len(line))
+	for i, e := range line {
+		if e.Known == nil {
+			continue
+		}
+		out[i].added = e.Known.Added
+		if e.Known.Filter != "" {
+			if f, err := ledger.ParseFilter(e.Known.Filter); err == nil {
+				out[i].filter = &f
+			}
+		}
+	}
+	return out
+}
+
+// newTests are the names of this run's tests that no entry of the line
+// knew (sorted), and whether the entry should carry a new filter of every
+// name instead: there is none yet, or too many names are new.
+func newTests(line []ledger.Entry, names []string) (added []string, refilter bool) {
+	known := knownSets(line)
+	anyFilter := false
+	for _, k := range known {
+		anyFilter = anyFilter || k.filter != nil
+	}
+	if !anyFilter {
+		return nil, true
+	}
+	size := 0
+	for _, n := range names {
+		found := false
+		for _, k := range known {
+			if k.has(n) {
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		added = append(added, n)
+		size += len(n)
+		if len(added) > ledger.MaxAdded || size > ledger.MaxAddedBytes {
+			return nil, true
+		}
+	}
+	sort.Strings(added)
+	return added, false
+}
+
 // Entry is the ledger entry this run writes for its head: the counts, every
-// test failing or erroring there, and every test that failed at an earlier
-// observed push of the slice, with its status now. An infra head records
-// why the tests did not run.
+// test failing or erroring there, every test that failed at an earlier
+// observed push of the line, with its status now, and which tests ran
+// (Known). An infra head records why the tests did not run.
 func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	e := ledger.Entry{Schema: ledger.Schema, Head: s.run.Head, ObservedAt: s.run.ObservedAt.UTC(),
 		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{},
@@ -168,48 +276,54 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	}
 	c := s.report.Counts()
 	e.Counts = ledger.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}
-	// Every test of the run, passing ones too (cut first when the entry is
-	// too large): later runs judge progress against what ran and passed.
+	var line []ledger.Entry
+	for _, le := range s.ledger.Entries {
+		if s.meta.Belongs(le) {
+			line = append(line, le)
+		}
+	}
+	ledger.Sort(line)
+	for _, le := range line {
+		for _, lt := range le.Tests {
+			if lt.Status.Failed() {
+				if e.History == nil {
+					e.History = map[string]bool{}
+				}
+				e.History[lt.FullName()] = true // its status now is kept, its pass first
+			}
+		}
+	}
 	seen := map[string]bool{}
-	e.AllTests = true
+	names := make([]string, 0, len(s.report.Tests))
 	for _, t := range s.report.Tests {
-		if seen[t.FullName()] {
+		full := t.FullName()
+		if seen[full] {
 			continue
 		}
-		seen[t.FullName()] = true
+		seen[full] = true
+		names = append(names, full)
+		if !t.Status.Failed() && !e.History[full] {
+			continue
+		}
 		lt := ledger.Test{Suite: t.Suite, Name: t.Name, Status: t.Status}
 		if t.Status.Failed() {
-			lt.Fingerprint = s.run.Tests[t.FullName()].Fingerprint
+			lt.Fingerprint = s.run.Tests[full].Fingerprint
 		}
 		e.Tests = append(e.Tests, lt)
 	}
-	byName := make(map[string]testresult.Test, len(s.report.Tests))
-	for _, t := range s.report.Tests {
-		byName[t.FullName()] = t
-	}
-	for _, le := range s.ledger.Entries {
-		if le.Slice != d.Slice || !s.meta.Belongs(le) {
-			continue
-		}
+	for _, le := range line {
 		for _, lt := range le.Tests {
-			full := lt.FullName()
-			if !lt.Status.Failed() {
-				continue
+			if full := lt.FullName(); e.History[full] && !seen[full] {
+				seen[full] = true
+				e.Tests = append(e.Tests, ledger.Test{Suite: lt.Suite, Name: lt.Name, Status: breaker.StatusAbsent})
 			}
-			if e.History == nil {
-				e.History = map[string]bool{}
-			}
-			e.History[full] = true // its pass now is kept first
-			if seen[full] {
-				continue
-			}
-			seen[full] = true
-			st := breaker.StatusAbsent
-			if t, ok := byName[full]; ok {
-				st = t.Status
-			}
-			e.Tests = append(e.Tests, ledger.Test{Suite: lt.Suite, Name: lt.Name, Status: st})
 		}
+	}
+	added, refilter := newTests(line, names)
+	if refilter {
+		e.KnownNames = names
+	} else {
+		e.Known = &ledger.Known{Added: added}
 	}
 	return e
 }

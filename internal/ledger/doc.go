@@ -2,7 +2,7 @@
 // Entry per observed head, kept in the output text of the
 // greenlight-breaker check run on that head, read back by every later run.
 // It is pure: encode, decode, sign and verify (HMAC-SHA256 over the
-// canonical JSON), order, bound the size (a large suite's passes packed,
-// fit.go, before any test is cut), and fingerprint failures. Where
+// canonical JSON), order, bound the size (fit.go), say which tests ran
+// without listing them (known.go), and fingerprint failures. Where
 // entries are stored and fetched is internal/ghapi's business.
 package ledger

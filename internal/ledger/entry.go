@@ -19,7 +19,7 @@ import (
 
 // Schema names the entry format; it changes only when a field changes
 // meaning or disappears.
-const Schema = "greenlight-ledger/v1"
+const Schema = "greenlight-ledger/v2"
 
 // Entry is what CI observed at one pushed head.
 type Entry struct {
@@ -39,7 +39,9 @@ type Entry struct {
 	// force push that takes the commits (and their trailers) away.
 	Verdict Verdict `json:"verdict"`
 	// Tests are every test failing or erroring at Head and every test that
-	// failed at an earlier observed push of the slice, with its status now.
+	// failed at an earlier observed push of the line of work, with its
+	// status now (absent when the results no longer carry it). Passing
+	// tests that never failed are not kept: Known says which tests ran.
 	Tests []Test `json:"tests"`
 	// Reset records a verified human reset made at Head: who and their
 	// words. Null otherwise.
@@ -61,23 +63,23 @@ type Entry struct {
 	// put them: the tags this pull request owns, and the only ones its
 	// cleanup deletes.
 	Tags []Tag `json:"tags,omitempty"`
-	// AllTests says Tests holds every test of the run, passing ones too
-	// (none was cut): a test missing from it did not run, and the passes
-	// are history for what progress means.
-	AllTests bool `json:"all_tests,omitempty"`
 	// Cut is how many tests were left out to keep the entry under its
 	// size bound; the first ones kept are the failing ones.
 	Cut int `json:"cut"`
-	// PassedZ holds the passing tests, packed (fit.go), when the plain
-	// JSON would not fit: Tests then holds the others on the wire, and
-	// every test in memory (Decode unpacks). Empty in a small entry.
-	PassedZ string `json:"passed_z,omitempty"`
-	MAC     string `json:"mac,omitempty"` // hex HMAC-SHA256 of the canonical JSON
+	// Known says which tests the run had, for the progress rule (known.go):
+	// a filter of them all, or the names no earlier entry knew. Null for a
+	// head whose tests did not run.
+	Known *Known `json:"known,omitempty"`
+	MAC   string `json:"mac,omitempty"` // hex HMAC-SHA256 of the canonical JSON
 	// History names (by FullName) the tests that failed at an earlier push
 	// of the slice: when passes must be cut, theirs are kept first, since
 	// a pass after a failure is what tells progress from oscillation. Not
 	// written: the writer's hint to Encode.
 	History map[string]bool `json:"-"`
+	// KnownNames, when set, are the full names of every test of the run:
+	// Encode writes their filter in Known, sized to the room the entry
+	// leaves. Not written: the writer's hint to Encode.
+	KnownNames []string `json:"-"`
 }
 
 // Counts are the run's test counts at Head.
@@ -118,6 +120,36 @@ type Test struct {
 	Fingerprint string             `json:"fingerprint,omitempty"`
 }
 
+// MarshalJSON writes a test as an array, [suite, name, status] and the
+// fingerprint when there is one: an entry's size is mostly its tests, and
+// the keys of an object would double it.
+func (t Test) MarshalJSON() ([]byte, error) {
+	a := []string{t.Suite, t.Name, string(t.Status)}
+	if t.Fingerprint != "" {
+		a = append(a, t.Fingerprint)
+	}
+	return json.Marshal(a)
+}
+
+// UnmarshalJSON reads a test MarshalJSON wrote: three or four strings.
+func (t *Test) UnmarshalJSON(b []byte) error {
+	var a []string
+	if err := json.Unmarshal(b, &a); err != nil {
+		return fmt.Errorf("a test is [suite, name, status, fingerprint?]: %w", err)
+	}
+	if len(a) < 3 || len(a) > 4 {
+		return fmt.Errorf("a test is [suite, name, status, fingerprint?], not %d strings", len(a))
+	}
+	*t = Test{Suite: a[0], Name: a[1], Status: breaker.TestStatus(a[2])}
+	if len(a) == 4 {
+		if a[3] == "" {
+			return errors.New("a test's fingerprint is empty: leave it out")
+		}
+		t.Fingerprint = a[3]
+	}
+	return nil
+}
+
 // FullName is the test's name qualified by its suite, as the breaker reports it.
 func (t Test) FullName() string {
 	if t.Suite == "" {
@@ -131,17 +163,7 @@ func (t Test) FullName() string {
 // nanoseconds cut, so the same observation always gives the same bytes.
 func (e Entry) Canonical() []byte {
 	e.MAC = ""
-	return e.wire().json()
-}
-
-// wire is the entry as written: in canonical form and, when the passes
-// are packed, with only the other tests in Tests.
-func (e Entry) wire() Entry {
-	e = e.normal()
-	if e.PassedZ != "" {
-		e.Tests = withoutPasses(e.Tests)
-	}
-	return e
+	return e.normal().json()
 }
 
 // normal is the entry in canonical form.
@@ -193,7 +215,7 @@ func mac(e Entry, key []byte) string {
 
 // The block that holds an entry inside a check run's output text.
 const (
-	blockStart = "<!-- greenlight-ledger:v1"
+	blockStart = "<!-- greenlight-ledger:v2"
 	blockEnd   = "greenlight-ledger -->"
 )
 
@@ -209,9 +231,9 @@ const maxEntryBytes = 60000
 
 // Encode renders the entry as the machine-readable block of a check run's
 // output text: an HTML comment (invisible on GitHub) holding the signed
-// canonical JSON. Past the size bound the passing tests are packed; past it
-// still, tests are cut, the failing ones kept first, and Cut says how many;
-// the MAC covers what is kept. key may be nil: the entry is then unsigned.
+// canonical JSON. KnownNames become Known's filter, sized to the room left;
+// past the size bound tests are cut, the failing ones kept first, and Cut
+// says how many; the MAC covers what is kept. key may be nil: the entry is then unsigned.
 // The entry returned is the one written, every test it keeps in Tests.
 func Encode(e Entry, key []byte) (string, Entry) {
 	e = fit(e).normal()
@@ -219,7 +241,7 @@ func Encode(e Entry, key []byte) (string, Entry) {
 	if key != nil {
 		e = Sign(e, key)
 	}
-	return blockStart + "\n" + string(e.wire().json()) + "\n" + blockEnd + "\n", e
+	return blockStart + "\n" + string(e.normal().json()) + "\n" + blockEnd + "\n", e
 }
 
 // ErrNoEntry is returned by Decode for a text that holds no entry block.
@@ -286,18 +308,9 @@ func decodeJSON(s string) (Entry, error) {
 		default:
 			return Entry{}, fmt.Errorf("test %q has status %q", t.Name, t.Status)
 		}
-		if t.Status == breaker.StatusPass && e.PassedZ != "" {
-			// One place for the passes, so the canonical bytes are the wire's.
-			return Entry{}, fmt.Errorf("test %q passes both in tests and in passed_z", t.Name)
-		}
 	}
-	if e.PassedZ != "" {
-		passes, err := unpack(e.PassedZ)
-		if err != nil {
-			return Entry{}, err
-		}
-		e.Tests = append(e.Tests, passes...)
-		sortTests(e.Tests)
+	if err := e.Known.check(); err != nil {
+		return Entry{}, err
 	}
 	return e, nil
 }

@@ -1,10 +1,7 @@
 package ledger
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/base64"
-	"slices"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,7 +85,9 @@ func TestDecode_Errors(t *testing.T) {
 		"unknown field": {strings.Replace(good, `"cut":0`, `"cut":0,"extra":1`, 1), "unknown field"},
 		"other schema":  {strings.Replace(good, Schema, "greenlight-ledger/v9", 1), "schema"},
 		"bad head":      {strings.Replace(good, strings.Repeat("ab", 20), "HEAD", 1), "not a commit id"},
-		"bad status":    {strings.Replace(good, `"status":"fail"`, `"status":"green"`, 1), `status "green"`},
+		"bad status":    {strings.Replace(good, `","fail"`, `","green"`, 1), `status "green"`},
+		"test object":   {strings.Replace(good, `["","pkg.TestB","fail",`, `[{"name":"pkg.TestB"},"fail",`, 1), "a test is [suite, name, status"},
+		"short test":    {strings.Replace(good, `["","pkg.TestA","absent"]`, `["pkg.TestA"]`, 1), "not 1 strings"},
 		"huge":          {strings.Repeat("x", maxDecode+1), "over the"},
 	}
 	for name, tt := range tests {
@@ -158,9 +157,13 @@ func FuzzDecode(f *testing.F) {
 	f.Add(good)
 	f.Add(blockStart + "\n{}\n" + blockEnd)
 	large := entry()
-	large.Tests = suite(2_000)
-	packed, _ := Encode(large, key)
-	f.Add(packed)
+	large.KnownNames = []string{"pkg.TestA", "pkg.TestB"}
+	known, _ := Encode(large, key)
+	f.Add(known)
+	added := entry()
+	added.Known = &Known{Added: []string{"pkg.TestA", "pkg.TestC"}}
+	withAdded, _ := Encode(added, key)
+	f.Add(withAdded)
 	f.Add("no block")
 	f.Fuzz(func(t *testing.T, text string) {
 		e, err := Decode(text)
@@ -192,153 +195,124 @@ func suite(n int) []Test {
 	return ts
 }
 
-// A suite of 10,000 tests keeps every test: the passes are packed, the
-// entry verifies, and decoding gives back exactly the tests encoded. The
-// plain JSON holds fewer than 800 of them (TestEncode_PlainEntryWouldCut).
-func TestEncode_LargeSuiteKeepsEveryTestPacked(t *testing.T) {
+// The first entry of a line of work for a suite of 20,000 tests: its
+// filter finds every test it was built from and few it was not, it fits
+// the check run, and it verifies. A later entry of 20 failing tests is
+// small.
+func TestEncode_KnownFilterOfALargeSuite(t *testing.T) {
 	t.Parallel()
+	tests := suite(20_000)
+	names := make([]string, len(tests))
+	for i, tt := range tests {
+		names[i] = tt.FullName()
+	}
 	e := entry()
-	e.Tests = suite(10_000)
-	e.AllTests = true
+	e.KnownNames = names
 	text, kept := Encode(e, key)
-	if len(text) > maxEntryBytes+100 {
-		t.Fatalf("encoded entry is %d bytes, over the %d bound", len(text), maxEntryBytes)
+	if len(text) > maxEntryBytes+200 || kept.Known == nil || kept.Known.Filter == "" {
+		t.Fatalf("first entry: %d bytes, known %+v: want a filter within %d bytes", len(text), kept.Known, maxEntryBytes)
 	}
-	if kept.Cut != 0 || !kept.AllTests || kept.PassedZ == "" || len(kept.Tests) != 10_000 {
-		t.Fatalf("cut %d, all tests %v, packed %v, %d tests kept: want all 10,000, packed", kept.Cut, kept.AllTests, kept.PassedZ != "", len(kept.Tests))
+	t.Logf("the first entry of a 20,000-test line is %d bytes", len(text))
+	got, err := Decode(text)
+	if err != nil || !Verify(got, key) {
+		t.Fatalf("decode %v, verifies %v", err, err == nil && Verify(got, key))
 	}
-	if strings.Contains(text, `"status":"pass"`) {
-		t.Errorf("a passing test is written in plain as well as packed")
+	f, err := ParseFilter(got.Known.Filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !f.Has(n) {
+			t.Fatalf("the filter misses %s, which it was built from", n)
+		}
+	}
+	false1 := 0
+	for i := range 10_000 {
+		if f.Has("github.com/acme/other.TestNever_" + strconv.Itoa(i)) {
+			false1++
+		}
+	}
+	if false1 > 300 { // ten bits a test: about 1%
+		t.Errorf("%d of 10,000 names never added are found: want about 1%%", false1)
+	}
+
+	later := entry()
+	later.Tests = nil
+	for i := range 20 { // named as bench/actioncost names them
+		later.Tests = append(later.Tests, Test{Suite: "cache/pkg" + strconv.Itoa(100+i), Name: "TestCache" + strconv.Itoa(10000+i),
+			Status: breaker.StatusFail, Fingerprint: Fingerprint("got 1", "")})
+	}
+	later.Known = &Known{}
+	text, _ = Encode(later, key)
+	if len(text) > 2048 {
+		t.Errorf("an entry of 20 failing tests is %d bytes, over 2 KB", len(text))
+	}
+	t.Logf("a later entry of 20 failing tests is %d bytes", len(text))
+}
+
+// A suite too large for ten bits a test gets a smaller filter (more false
+// "known", never a miss) and every failing test still.
+func TestEncode_KnownFilterShrinksNeverMisses(t *testing.T) {
+	t.Parallel()
+	tests := suite(200_000)
+	names := make([]string, len(tests))
+	e := entry()
+	e.Tests = nil
+	for i, tt := range tests {
+		names[i] = tt.FullName()
+		if i%2000 == 0 {
+			e.Tests = append(e.Tests, tt)
+		}
+	}
+	e.KnownNames = names
+	text, kept := Encode(e, key)
+	if len(text) > maxEntryBytes+200 || kept.Cut != 0 {
+		t.Fatalf("%d bytes, cut %d: want every failure within the bound", len(text), kept.Cut)
 	}
 	got, err := Decode(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Verify(got, key) {
-		t.Errorf("the packed entry does not verify")
-	}
-	want := append([]Test(nil), e.Tests...)
-	sortTests(want)
-	if diff := cmp.Diff(want, got.Tests); diff != "" {
-		t.Errorf("decoded tests differ from the encoded (-want +got):\n%s", diff)
-	}
-	if again, _ := Encode(got, key); again != text {
-		t.Errorf("re-encoding the decoded entry changes its text")
-	}
-}
-
-// Without packing, the same suite would lose most of its passes: the
-// figure the packing is measured against.
-func TestEncode_PlainEntryWouldCut(t *testing.T) {
-	t.Parallel()
-	e := entry()
-	plain := 0
-	for _, n := range []int{100, 200, 400, 800, 1600} {
-		e.Tests = suite(n)
-		if len(e.Canonical()) <= maxEntryBytes {
-			plain = n
+	f, _ := ParseFilter(got.Known.Filter)
+	for _, n := range names {
+		if !f.Has(n) {
+			t.Fatalf("the filter misses %s", n)
 		}
 	}
-	if plain >= 800 {
-		t.Errorf("%d tests fit in plain JSON: the large-suite test no longer shows what packing adds", plain)
-	}
-	t.Logf("plain JSON holds at most %d-%d of these tests; packed, 10,000 fit", plain, plain*2)
 }
 
-// Past what even packed fits, the passes are cut, never a failing test:
-// the entry keeps every failure, as many passes as fit packed, and says
-// how many it left out.
-func TestEncode_HugeSuiteCutsPassesOnly(t *testing.T) {
+// Known is evidence like any other: an edit breaks the MAC, and what is
+// malformed or too large is refused with the field named.
+func TestDecode_KnownRefused(t *testing.T) {
 	t.Parallel()
 	e := entry()
-	e.Tests = suite(60_000)
-	e.AllTests = true
-	// Three passes of tests that failed before, last in canonical order:
-	// kept whatever else is cut.
-	e.History = map[string]bool{}
-	for _, tt := range e.Tests[len(e.Tests)-3:] {
-		e.History[tt.FullName()] = true
-	}
+	e.KnownNames = []string{"pkg.TestA", "pkg.TestB"}
 	text, kept := Encode(e, key)
-	if len(text) > maxEntryBytes+100 {
-		t.Fatalf("encoded entry is %d bytes, over the %d bound", len(text), maxEntryBytes)
+	other := NewFilter([]string{"pkg.TestA", "pkg.TestC"}, 1<<10)
+	if got, err := Decode(strings.Replace(text, kept.Known.Filter, other, 1)); err != nil || Verify(got, key) {
+		t.Errorf("an edited filter: decode %v, verifies %v; want decoded and not verified", err, err == nil && Verify(got, key))
 	}
-	failing := 0
-	for _, tt := range kept.Tests {
-		if tt.Status == breaker.StatusFail {
-			failing++
-		}
+	many := make([]string, MaxAdded+1)
+	for i := range many {
+		many[i] = "t" + strconv.Itoa(1000+i)
 	}
-	if failing != 60_000/500 || kept.PassedZ == "" || kept.AllTests || kept.Cut == 0 || kept.Cut+len(kept.Tests) != 60_000 {
-		t.Errorf("%d failing kept, packed %v, all tests %v, cut %d + kept %d: want every failure, passes packed, the rest of 60,000 said as cut",
-			failing, kept.PassedZ != "", kept.AllTests, kept.Cut, len(kept.Tests))
+	added := func(names []string) string {
+		b, _ := json.Marshal(names)
+		return strings.Replace(text, `"filter":"`+kept.Known.Filter+`"`, `"added":`+string(b), 1)
 	}
-	if len(kept.Tests) < 10_000 {
-		t.Errorf("only %d tests kept: the packing left room unused", len(kept.Tests))
-	}
-	for name := range e.History {
-		if !slices.ContainsFunc(kept.Tests, func(tt Test) bool { return tt.FullName() == name }) {
-			t.Errorf("the pass of %s, which failed before, was cut", name)
-		}
-	}
-	got, err := Decode(text)
-	if err != nil || !Verify(got, key) || len(got.Tests) != len(kept.Tests) {
-		t.Errorf("decode %v, verifies %v, %d tests: want the %d kept", err, err == nil && Verify(got, key), len(got.Tests), len(kept.Tests))
-	}
-}
-
-// A packed entry is evidence like any other: editing passed_z breaks the
-// MAC, and what is malformed or too large is refused with the field named.
-func TestDecode_PackedPassesRefused(t *testing.T) {
-	t.Parallel()
-	e := entry()
-	e.Tests = suite(10_000)
-	text, kept := Encode(e, key)
-	other := append([]Test(nil), kept.Tests...)
-	other[1].Name += "_renamed" // a passing test
-	other[1].Status = breaker.StatusPass
-	forged := kept
-	forged.Tests = other
-	forged.PassedZ = pack(other)
-	forgedText := strings.Replace(text, kept.PassedZ, forged.PassedZ, 1)
-	if got, err := Decode(forgedText); err != nil || Verify(got, key) {
-		t.Errorf("an edited passed_z: decode %v, verifies %v; want decoded and not verified", err, err == nil && Verify(got, key))
-	}
-
-	pairs := func(n int) string {
-		var b strings.Builder
-		b.WriteString("[")
-		for i := range n {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			b.WriteString(`["s","t"]`)
-		}
-		b.WriteString("]")
-		return gz(b.String())
-	}
-	bomb := pairs(2_000_000) // 20 MB unpacked from about 40 KB
-	inline := strings.Replace(text, `"status":"fail"`, `"status":"pass"`, 1)
 	for name, tt := range map[string]struct{ text, want string }{
-		"not base64":         {strings.Replace(text, kept.PassedZ, "!!!", 1), "passed_z: not base64"},
-		"not gzip":           {strings.Replace(text, kept.PassedZ, "aGVsbG8=", 1), "passed_z: not gzip"},
-		"not pairs":          {strings.Replace(text, kept.PassedZ, gz(`{"a":1}`), 1), "passed_z: not a list"},
-		"unpacks too large":  {strings.Replace(text, kept.PassedZ, bomb, 1), "passed_z: unpacks to over"},
-		"too many tests":     {strings.Replace(text, kept.PassedZ, pairs(600_000), 1), "passed_z: 600000 tests, over the"},
-		"empty list":         {strings.Replace(text, kept.PassedZ, gz(`[]`), 1), "passed_z: packs no test"},
-		"passes in two ways": {inline, "passes both in tests and in passed_z"},
+		"not a filter":   {strings.Replace(text, kept.Known.Filter, "gzip:1:AAAA", 1), "known.filter: not a bloom1 filter"},
+		"bad hash count": {strings.Replace(text, kept.Known.Filter, "bloom1:99:AAAAAAAAAAA=", 1), "known.filter: hash count"},
+		"not base64":     {strings.Replace(text, kept.Known.Filter, "bloom1:3:!!!", 1), "known.filter: not base64"},
+		"too small":      {strings.Replace(text, kept.Known.Filter, "bloom1:3:AAAA", 1), "known.filter: 3 bytes, under 8"},
+		"too large":      {strings.Replace(text, kept.Known.Filter, "bloom1:3:"+strings.Repeat("A", 70_000), 1), "known.filter: over"},
+		"too many added": {added(many), "known.added: 201 names"},
+		"unsorted added": {added([]string{"b", "a"}), "known.added: not sorted"},
+		"repeated added": {added([]string{"a", "a"}), "known.added: not sorted"},
+		"added bytes":    {added([]string{strings.Repeat("a", 9000)}), "known.added: 9000 bytes"},
 	} {
 		if _, err := Decode(tt.text); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: Decode error = %v, want it to contain %q", name, err, tt.want)
 		}
 	}
-}
-
-// gz is s gzipped and base64'd, as passed_z holds it.
-func gz(s string) string {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	_, _ = zw.Write([]byte(s))
-	_ = zw.Close()
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
 }
