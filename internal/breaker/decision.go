@@ -159,7 +159,7 @@ type Decision struct {
 	// later pass zeroes its current count, not the reason the slice is OPEN.
 	TripCount   int
 	Slice       string
-	SliceSource string // "flag", "trailer", "branch"
+	SliceSource string // "flag", "trailer", "branch", "open"
 	Head        string
 	HeadInfra   string // why the head's tests did not run, "" when they did
 	// HeadPasses says the tests ran at the head and none failed: while

@@ -22,6 +22,11 @@ func Evaluate(in Input) Decision {
 	e.nearMissNotes()
 	cands := collect(in, e.p)
 	slice, source := verdictSlice(in, cands)
+	if source == SliceFromOpen {
+		if named, _ := verdictSlice(Input{Slice: "", Branch: in.Branch}, cands); named != slice && named != "" {
+			e.notef("slice %s was left OPEN at an earlier push and no verified reset has closed it: the line of work is judged on it, not on %s, which the newest attempt or the branch names", slice, named)
+		}
+	}
 	before, after, resetPush := slicePushes(in.Pushes, slice)
 	e.pushes, e.prior = append(before, after...), len(before)
 	atts := track(in, e.p, cands, slice)

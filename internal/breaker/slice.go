@@ -10,6 +10,10 @@ const (
 	SliceFromFlag    = "flag"    // Input.Slice (--slice / the slice input)
 	SliceFromTrailer = "trailer" // the newest attempt's <prefix>Slice trailer
 	SliceFromBranch  = "branch"  // an S-<n> in the branch name
+	// SliceFromOpen: an earlier run left this slice OPEN and no verified
+	// reset has closed it; whatever slice the newest attempt or the
+	// branch names, the line of work is judged on it until then.
+	SliceFromOpen = "open"
 )
 
 // branchSliceRE finds an S-<n> slice id in a branch name that is not the
@@ -47,10 +51,16 @@ func sliceOf(c Commit, p Policy, flag, branch string) (slice, source string) {
 }
 
 // verdictSlice picks the slice the decision is about: the requested one,
-// else the slice of the newest attempt, else the branch's S-<n>.
+// else a slice an earlier push left OPEN, else the slice of the newest
+// attempt, else the branch's S-<n>. A new slice name, a renamed branch or
+// an agent that moved on to its next slice never closes an OPEN circuit:
+// the unit is the line of work, not the label.
 func verdictSlice(in Input, cands []candidate) (slice, source string) {
 	if in.Slice != "" {
 		return in.Slice, SliceFromFlag
+	}
+	if open := OpenSlice(in.Pushes); open != "" {
+		return open, SliceFromOpen
 	}
 	if n := len(cands); n > 0 {
 		return cands[n-1].slice, cands[n-1].sliceSource
@@ -127,4 +137,26 @@ func FallbackSlice(flag, branch string) string {
 		return b
 	}
 	return BranchAsSlice(branch)
+}
+
+// OpenSlice is the slice an earlier run of the line of work left OPEN:
+// the slice of the newest ledger push whose slice's newest verdict is OPEN
+// (a verified reset records a CLOSED verdict for its slice). "" when every
+// slice's newest verdict is CLOSED. The pull cord's manual verdict is not
+// a trip.
+func OpenSlice(ps []Push) string {
+	newest := map[string]int{}
+	for i, p := range ps {
+		if p.Source == PushFromLedger && p.Slice != "" && p.Verdict != nil {
+			newest[p.Slice] = i
+		}
+	}
+	best, at := "", -1
+	for slice, i := range newest {
+		v := ps[i].Verdict
+		if v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone && i > at {
+			best, at = slice, i
+		}
+	}
+	return best
 }

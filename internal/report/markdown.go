@@ -186,6 +186,7 @@ func sliceLine(d breaker.Decision) string {
 		"flag":    " (chosen with --slice)",
 		"trailer": " (from the " + inline(trailerKey(d, breaker.TrailerSlice)) + " trailer)",
 		"branch":  " (from the branch name)",
+		"open":    " (left OPEN at an earlier push: judged until a verified reset, whatever slice the agent names now)",
 	}
 	return span(d.Slice) + src[d.SliceSource]
 }

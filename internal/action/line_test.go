@@ -1,0 +1,84 @@
+package action_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// The unit is the line of work, not the label (issue 29): once a slice is
+// OPEN, a new slice name on the next commit, or a renamed branch, is
+// judged on the OPEN slice, failed, until a maintainer resets that slice;
+// the push after the reset is judged afresh.
+func TestLine_ANewSliceNameDoesNotCloseTheCircuit(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "agent/S-3")
+	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
+	var o outcome
+	for i := range 3 {
+		r.commit("Fix the login, take "+string(rune('1'+i)), "Greenlight-Slice: S-3", "Greenlight-Test: TestLogin")
+		r.results(fail)
+		r.open(7, "agent/S-3")
+		o = r.push("agent/S-3")
+	}
+	if o.state() != "OPEN" || o.Decision.Slice != "S-3" {
+		t.Fatalf("the third failing attempt: state %q slice %v; want OPEN on S-3\n%s", o.state(), o.Decision, o.stdout)
+	}
+	for _, hop := range []string{"S-4", "S-5"} {
+		head := r.commit("Start on the next slice", "Greenlight-Slice: "+hop, "Greenlight-Test: TestSignup")
+		r.results(fail)
+		r.open(7, "agent/S-3")
+		o = r.push("agent/S-3")
+		if o.state() != "OPEN" || o.Decision.Slice != "S-3" || o.Decision.SliceSource != breaker.SliceFromOpen {
+			t.Fatalf("a push naming %s: state %q, slice %q from %q; want OPEN on S-3, left open\n%s", hop, o.state(), o.Decision.Slice, o.Decision.SliceSource, o.stdout)
+		}
+		if cr := r.checkRun(head); cr.Conclusion != "failure" || !strings.Contains(cr.Title, "S-3") {
+			t.Errorf("the check run of the %s push: %s %q; want failure naming S-3", hop, cr.Conclusion, cr.Title)
+		}
+		if !strings.Contains(strings.Join(o.Decision.Notes, "\n"), "slice S-3 was left OPEN") {
+			t.Errorf("no note says why S-3 is judged:\n%s", strings.Join(o.Decision.Notes, "\n"))
+		}
+	}
+	if o := r.comment(7, "alice", "/breaker reset S-3"); o.state() != "CLOSED" || o.Err != nil {
+		t.Fatalf("the maintainer's reset: state %q, err %v\n%s", o.state(), o.Err, o.stdout)
+	}
+	r.commit("Signup, take 2", "Greenlight-Slice: S-5", "Greenlight-Test: TestSignup")
+	r.results(fail)
+	r.open(7, "agent/S-3")
+	o = r.push("agent/S-3")
+	if o.state() != "CLOSED" || o.Decision.Slice != "S-5" {
+		t.Errorf("after the reset: state %q slice %q; want S-5 judged afresh, CLOSED\n%s", o.state(), o.Decision.Slice, o.stdout)
+	}
+}
+
+// Without trailers the branch is the slice: renaming the branch (GitHub
+// moves the open pull request with it) after a trip keeps the circuit
+// OPEN on the old branch's slice.
+func TestLine_RenamingTheBranchDoesNotCloseTheCircuit(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	fail := map[string]string{"TestLogin": "fail"}
+	var o outcome
+	for range 3 {
+		r.commit("Fix the login")
+		r.results(fail)
+		r.open(7, "copilot/fix-login")
+		o = r.push("copilot/fix-login")
+	}
+	if o.state() != "OPEN" || o.Decision.TripReason != breaker.TripNoProgress {
+		t.Fatalf("three failing pushes: %q %v; want OPEN no_progress\n%s", o.state(), o.Decision, o.stdout)
+	}
+	r.git("branch", "-q", "-m", "copilot/fix-login-v2")
+	for range 2 {
+		r.commit("Fix the login another way")
+		r.results(fail)
+		r.open(7, "copilot/fix-login-v2")
+		o = r.push("copilot/fix-login-v2")
+		if o.state() != "OPEN" || o.Decision.Slice != "copilot-fix-login" {
+			t.Fatalf("a push on the renamed branch: state %q slice %q; want OPEN on copilot-fix-login\n%s", o.state(), o.Decision.Slice, o.stdout)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package action_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/ghapi"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+)
+
+// rigToken is the token every run is given; it matches no token pattern.
+const rigToken = "s3cret-rig-token-0815"
+
+// webhooks are the project's own event payloads, shaped as GitHub sends
+// them (internal/actionenv checks them against GitHub's webhook schema).
+const webhooks = "../actionenv/testdata/webhooks"
+
+// rig is one repository's workflow, run through action.Run: a real git
+// repository as the workspace, the project's fake GitHub, and the inputs
+// of the breaker's step. Each run is a minute after the one before, with
+// its own run id, as on GitHub.
+type rig struct {
+	t      *testing.T
+	dir    string
+	srv    *ghfake.Server
+	inputs map[string]string
+	runs   int
+	tick   int
+	n      int // commits made
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	r := &rig{t: t, dir: t.TempDir(), srv: ghfake.New(t, ghfake.WithToken(rigToken)),
+		inputs: map[string]string{"token": rigToken, "results": "junit.xml"}}
+	r.git("init", "-q", "-b", "main")
+	r.commit("Initial commit", "")
+	r.srv.SetDefaultBranch("main", r.git("rev-parse", "main"))
+	return r
+}
+
+// git runs git in the repository with fixed identities and dates.
+func (r *rig) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.dir
+	date := fmt.Sprintf("2026-03-02T09:%02d:%02dZ", r.tick/60%60, r.tick%60)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com", "GIT_AUTHOR_DATE="+date,
+		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_COMMITTER_DATE="+date,
+		"GIT_CONFIG_NOSYSTEM=1", "HOME="+r.dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commit commits a new file with message (trailers after a blank line).
+func (r *rig) commit(message string, trailers ...string) string {
+	r.t.Helper()
+	r.tick++
+	r.n++
+	name := fmt.Sprintf("internal/auth/fix%d.go", r.n)
+	if err := os.MkdirAll(filepath.Join(r.dir, "internal/auth"), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, name), []byte("package auth\n"), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	r.git("add", name)
+	if len(trailers) > 0 {
+		message += "\n\n" + strings.Join(trailers, "\n")
+	}
+	r.git("commit", "-q", "-m", message)
+	return r.git("rev-parse", "HEAD")
+}
+
+// results writes junit.xml: test → pass or fail, in suite users.
+func (r *rig) results(statuses map[string]string) {
+	r.t.Helper()
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\"?>\n<testsuite name=\"users\">\n")
+	for test, status := range statuses {
+		fmt.Fprintf(&b, "  <testcase classname=\"users\" name=%q>", test)
+		if status == "fail" {
+			b.WriteString(`<failure message="expected 409, got 500">service_test.go:42: expected 409, got 500</failure>`)
+		}
+		b.WriteString("</testcase>\n")
+	}
+	b.WriteString("</testsuite>\n")
+	if err := os.WriteFile(filepath.Join(r.dir, "junit.xml"), []byte(b.String()), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// open makes pull request number from branch at its head, with the
+// branch's own commits (main..head) as its commits, as GitHub lists them.
+func (r *rig) open(number int, branch string) {
+	r.t.Helper()
+	head := r.git("rev-parse", branch)
+	r.srv.AddPullRequest(breaker.PullRequest{Number: number, HeadSHA: head, HeadRef: branch, BaseRef: "main",
+		BaseSHA: r.git("rev-parse", "main"), Author: "agent-bot"})
+	var own []string
+	if out := r.git("rev-list", "--reverse", "main.."+head); out != "" {
+		own = strings.Fields(out)
+	}
+	r.srv.SetPullRequestCommits(number, own)
+}
+
+// close closes pull request number, unmerged.
+func (r *rig) close(number int, branch string) {
+	r.srv.AddPullRequest(breaker.PullRequest{Number: number, HeadSHA: r.git("rev-parse", branch), HeadRef: branch,
+		BaseRef: "main", BaseSHA: r.git("rev-parse", "main"), Author: "agent-bot", State: "closed"})
+}
+
+// outcome is what one run left: its decision and outputs.
+type outcome struct {
+	action.Outcome
+	stdout  string
+	outputs map[string]string
+}
+
+func (o outcome) state() string {
+	if o.Decision == nil {
+		return ""
+	}
+	return string(o.Decision.State)
+}
+
+// push gives GitHub the branch at its head (its commits, the ref) and
+// runs the Action on the push event.
+func (r *rig) push(branch string) outcome {
+	r.t.Helper()
+	head := r.git("rev-parse", branch)
+	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", head), "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
+		}
+	}
+	r.srv.SetRef("heads/"+branch, head)
+	p := r.payload("push.json")
+	p["ref"], p["after"] = "refs/heads/"+branch, head
+	return r.run("push", p)
+}
+
+// comment runs the Action on a comment by login (a user with write
+// access) on pull request number.
+func (r *rig) comment(number int, login, body string) outcome {
+	r.t.Helper()
+	r.srv.SetPermission(login, "write")
+	p := r.payload("issue_comment.json")
+	issue := p["issue"].(map[string]any)
+	issue["number"] = number
+	issue["pull_request"] = map[string]any{"url": "https://api.github.com/repos/acme/shop/pulls/" + strconv.Itoa(number)}
+	c := p["comment"].(map[string]any)
+	c["body"] = body
+	c["user"].(map[string]any)["login"] = login
+	c["user"].(map[string]any)["type"] = "User"
+	return r.run("issue_comment", p)
+}
+
+func (r *rig) payload(name string) map[string]any {
+	r.t.Helper()
+	data, err := os.ReadFile(filepath.Join(webhooks, name))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		r.t.Fatal(err)
+	}
+	return m
+}
+
+var rigEpoch = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+
+// run runs the Action once, with fresh output and summary files.
+func (r *rig) run(event string, payload map[string]any) outcome {
+	r.t.Helper()
+	if err := ghfake.CheckWebhook(event, payload); err != nil {
+		r.t.Fatalf("the test's %s payload is not one GitHub sends: %v", event, err)
+	}
+	r.runs++
+	dir := r.t.TempDir()
+	data, _ := json.Marshal(payload)
+	eventPath := filepath.Join(dir, "event.json")
+	if err := os.WriteFile(eventPath, data, 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": eventPath,
+		"GITHUB_REPOSITORY": r.srv.Owner() + "/" + r.srv.Repo(), "GITHUB_WORKSPACE": r.dir,
+		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+		"GITHUB_RUN_ID": strconv.Itoa(5000 + r.runs), "GITHUB_SERVER_URL": "https://github.com",
+	}
+	for k, v := range r.inputs {
+		env["INPUT_"+strings.ToUpper(k)] = v
+	}
+	now := rigEpoch.Add(time.Duration(r.runs) * time.Minute)
+	deps := action.Deps{
+		NewForge: func(c actionenv.Context, in actionenv.Inputs) (action.Forge, error) {
+			return ghapi.New(ghapi.Config{Token: in.Token, APIURL: r.srv.URL(), Owner: c.Owner, Repo: c.Repo,
+				Now:   func() time.Time { return now },
+				Sleep: func(context.Context, time.Duration) error { return nil }})
+		},
+		Load: evaluate.Load,
+		Now:  func() time.Time { return now },
+	}
+	var stdout bytes.Buffer
+	out := action.Run(context.Background(), deps, actionenv.New(func(k string) string { return env[k] }, &stdout))
+	o := outcome{Outcome: out, stdout: stdout.String(), outputs: map[string]string{}}
+	raw, _ := os.ReadFile(env["GITHUB_OUTPUT"])
+	lines := strings.Split(string(raw), "\n")
+	for i := 0; i < len(lines); i++ {
+		name, delim, ok := strings.Cut(lines[i], "<<")
+		if !ok {
+			continue
+		}
+		var val []string
+		for i++; i < len(lines) && lines[i] != delim; i++ {
+			val = append(val, lines[i])
+		}
+		o.outputs[name] = strings.Join(val, "\n")
+	}
+	return o
+}
+
+// checkRun is the newest breaker check run on sha.
+func (r *rig) checkRun(sha string) ghfake.CheckRun {
+	r.t.Helper()
+	var out ghfake.CheckRun
+	for _, c := range r.srv.CheckRuns() {
+		if c.HeadSHA == sha && c.Name == "greenlight-breaker" {
+			out = c
+		}
+	}
+	if out.ID == 0 {
+		r.t.Fatalf("no breaker check run on %s", sha)
+	}
+	return out
+}
