@@ -44,7 +44,7 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)
 	}
-	read, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch})
+	read, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch, Commits: st.Commits})
 	if err != nil {
 		return remoteState{}, err
 	}
@@ -94,13 +94,14 @@ func (d *Decoded) done() {
 }
 
 // FollowPrevHeads decodes the ledger out of runs and adds the entries of
-// every head an entry of who's pull request (or branch) names as observed
-// before it that the query did not read (a rebase or a squash took it off
-// the branch): every observed head stays in the ledger (DESIGN §6). Each
-// check run is decoded once. It returns the ledger and how many heads it
-// followed.
+// every head an entry of who's line of work (its pull request or branch,
+// or one of its commits) names as observed before it that the query did
+// not read (a rebase or a squash took it off the branch): every observed
+// head stays in the ledger (DESIGN §6). Each check run is decoded once. It
+// returns the ledger and how many heads it followed.
 func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText, q LedgerQuery, who evaluate.Run) (Decoded, int, error) {
 	d := Decoded{appID: q.AppID, checkName: q.CheckName}
+	own := who.OwnCommits()
 	read := map[string]bool{}
 	for _, run := range runs {
 		read[strings.ToLower(run.HeadSHA)] = true
@@ -110,7 +111,7 @@ func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText
 	for round := 0; ; round++ {
 		var missing []string
 		for _, e := range d.Entries[scanned:] {
-			if !who.Belongs(e) {
+			if !who.Belongs(e) && !own[strings.ToLower(e.Head)] {
 				continue
 			}
 			for _, h := range e.PrevHeads {

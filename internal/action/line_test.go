@@ -82,3 +82,77 @@ func TestLine_RenamingTheBranchDoesNotCloseTheCircuit(t *testing.T) {
 		}
 	}
 }
+
+// tripOn has the agent fail three pushes on pull request number from
+// branch, with no trailers: OPEN, no_progress. It returns the last head.
+func (r *rig) tripOn(number int, branch string) string {
+	r.t.Helper()
+	var o outcome
+	for range 3 {
+		r.commit("Fix the login")
+		r.results(map[string]string{"TestLogin": "fail"})
+		r.open(number, branch)
+		o = r.push(branch)
+	}
+	if o.state() != "OPEN" {
+		r.t.Fatalf("three failing pushes on #%d: %q; want OPEN\n%s", number, o.state(), o.stdout)
+	}
+	return r.git("rev-parse", branch)
+}
+
+// A new pull request from the tripped branch, or the tripped commits on a
+// new branch, inherits the OPEN circuit: its first failing push is OPEN.
+// A reset on the old pull request does not reach the new one.
+func TestLine_ANewPullRequestInheritsTheOpenCircuit(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"same branch", "new branch", "reset on the old one"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t)
+			r.git("checkout", "-q", "-b", "copilot/fix-login")
+			r.tripOn(7, "copilot/fix-login")
+			branch := "copilot/fix-login"
+			switch how {
+			case "new branch":
+				branch = "copilot/fix-login-again"
+				r.git("checkout", "-q", "-b", branch)
+			case "reset on the old one":
+				r.open(8, branch) // opened beside #7, at the tripped head
+				if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.state() != "CLOSED" {
+					t.Fatalf("the reset on #7: %q\n%s", o.state(), o.stdout)
+				}
+			}
+			r.close(7, "copilot/fix-login")
+			r.commit("Fix the login on a fresh pull request")
+			r.results(map[string]string{"TestLogin": "fail"})
+			r.open(8, branch)
+			o := r.push(branch)
+			if o.state() != "OPEN" {
+				t.Fatalf("the new pull request's first failing push: %q; want OPEN\n%s", o.state(), o.stdout)
+			}
+			if cr := r.checkRun(r.git("rev-parse", branch)); cr.Conclusion != "failure" {
+				t.Errorf("its check run concluded %q, want failure", cr.Conclusion)
+			}
+		})
+	}
+}
+
+// A line of work merged into the base reaches no pull request after it:
+// its commits are the base's now, never a new pull request's own.
+func TestLine_AMergedLineReachesNoLaterPullRequest(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login")
+	r.git("checkout", "-q", "main")
+	r.git("merge", "-q", "--no-ff", "-m", "Merge the login work", "copilot/fix-login")
+	r.srv.SetDefaultBranch("main", r.git("rev-parse", "main"))
+	r.close(7, "copilot/fix-login")
+	r.git("checkout", "-q", "-b", "copilot/fix-signup")
+	r.commit("Fix the signup")
+	r.results(map[string]string{"TestLogin": "fail"})
+	r.open(8, "copilot/fix-signup")
+	if o := r.push("copilot/fix-signup"); o.state() != "CLOSED" || o.Decision.TotalFailed != 1 {
+		t.Fatalf("the next pull request's first failing push: %q, %d failed; want CLOSED, 1\n%s", o.state(), o.Decision.TotalFailed, o.stdout)
+	}
+}

@@ -107,6 +107,10 @@ type LedgerState struct {
 	// its tip: the base of a branch without a pull request.
 	DefaultBranch, DefaultSHA string
 	Runs                      []CheckRunText
+	// Commits are the pull request's own commits (or the branch's
+	// history) as the query listed them: entries on them are
+	// observations of this line of work, whoever wrote them.
+	Commits []string
 	Tags                      map[string]string // tag name (without refs/tags/) → commit SHA
 	Comments                  []breaker.Comment // the pull request's newest comments, when PR > 0
 	// Pushers are the GitHub logins of the pull request's commit authors

@@ -372,8 +372,10 @@ func TestTrust_OpenCircuitIsNeverNeutral(t *testing.T) {
 	}
 }
 
-// The agent opens a second pull request at its tripped head: the newest
-// check run on that commit, the one a required check reads, stays failure.
+// The agent opens a second pull request at its tripped head: the head is
+// one of the new pull request's own commits, so the trip is its own (the
+// line of work, issue 29), and the newest check run on that commit, the
+// one a required check reads, stays failure.
 func TestTrust_SecondPullRequestOnTheTrippedHead(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
@@ -386,8 +388,8 @@ func TestTrust_SecondPullRequestOnTheTrippedHead(t *testing.T) {
 	if last.HeadSHA != head || last.Conclusion != "failure" {
 		t.Errorf("the newest check run on the tripped head concluded %q, want failure", last.Conclusion)
 	}
-	if !strings.Contains(last.Title, "#7") {
-		t.Errorf("the title does not say which pull request is OPEN at this head: %q", last.Title)
+	if !strings.HasPrefix(last.Title, "OPEN") || !strings.Contains(last.Title, "agent-fix-login") {
+		t.Errorf("the title does not say the line of work's slice is OPEN: %q", last.Title)
 	}
 }
 

@@ -29,6 +29,19 @@ type Run struct {
 	Event      string
 	PR         int
 	Branch     string // the branch judged; with PR, whose ledger this is
+	// Commits are the pull request's own commits (base..head) as GitHub
+	// lists them, when the caller read them: with the local history's,
+	// the commits an entry of any pull request or branch counts on.
+	Commits []string
+}
+
+// OwnCommits is Commits as a set of lower-case ids.
+func (run Run) OwnCommits() map[string]bool {
+	own := make(map[string]bool, len(run.Commits))
+	for _, c := range run.Commits {
+		own[strings.ToLower(c)] = true
+	}
+	return own
 }
 
 // Belongs reports whether entry e is an observation of the pull request
@@ -130,9 +143,40 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 	return p
 }
 
-// ledgerPushes verifies the entries and turns those of run's pull request
-// (or branch) into pushes; every entry is verified, another's included.
-func ledgerPushes(l Ledger, names []string, run Run) ([]breaker.Push, breaker.LedgerInfo) {
+// lineHeads are the heads whose entries are observations of this line of
+// work whoever wrote them (issue 29): the run's own commits (base..head,
+// never a commit already on the base, so a merged line reaches no pull
+// request after it) and every head an entry at one of them names as
+// observed before it. A new pull request from the same branch, or the
+// same commits pushed to a new branch, inherits their failures and OPEN
+// verdicts; resets, checkpoints and tags stay with the pull request that
+// recorded them (Run.Belongs).
+func lineHeads(entries []ledger.Entry, own map[string]bool) map[string]bool {
+	line := make(map[string]bool, len(own))
+	for h := range own {
+		line[h] = true
+	}
+	for _, e := range entries {
+		if own[strings.ToLower(e.Head)] {
+			for _, h := range e.PrevHeads {
+				line[strings.ToLower(h)] = true
+			}
+		}
+	}
+	return line
+}
+
+// inLine says whether entry e is an observation of run's line of work:
+// its own pull request's (or branch's), or one at a head of the line.
+func inLine(e ledger.Entry, run Run, line map[string]bool) bool {
+	return run.Belongs(e) || line[strings.ToLower(e.Head)]
+}
+
+// ledgerPushes verifies the entries and turns those of run's line of work
+// into pushes; every entry is verified, another's included. An entry
+// another pull request or branch wrote brings its failures and an OPEN
+// verdict, never its reset or a CLOSED verdict.
+func ledgerPushes(l Ledger, names []string, run Run, line map[string]bool) ([]breaker.Push, breaker.LedgerInfo) {
 	info := breaker.LedgerInfo{Entries: len(l.Entries), Signed: l.Key != nil, Source: l.Source,
 		Tampered: append([]string(nil), l.Tampered...)}
 	if info.Source == "" {
@@ -141,17 +185,29 @@ func ledgerPushes(l Ledger, names []string, run Run) ([]breaker.Push, breaker.Le
 	entries := append([]ledger.Entry(nil), l.Entries...)
 	ledger.Sort(entries)
 	var out []breaker.Push
-	var line []ledger.Entry
+	var kept []ledger.Entry
 	for _, e := range entries {
 		if l.Key != nil && !ledger.Verify(e, l.Key) {
 			info.Tampered = append(info.Tampered, e.Head)
 		}
-		if run.Belongs(e) {
-			out = append(out, entryPush(e, names))
-			line = append(line, e)
+		switch {
+		case run.Belongs(e):
+		case line[strings.ToLower(e.Head)]:
+			e.Reset = nil
+			if e.Verdict.State != breaker.StateOpen {
+				e.Verdict = ledger.Verdict{} // no verdict: it closes nothing here
+			}
+		default:
+			continue
 		}
+		p := entryPush(e, names)
+		if e.Verdict.State == "" {
+			p.Verdict = nil
+		}
+		out = append(out, p)
+		kept = append(kept, e)
 	}
-	passesBeforeFailing(out, line)
+	passesBeforeFailing(out, kept)
 	info.Verified = l.Key != nil && len(info.Tampered) == 0
 	return out, info
 }
@@ -278,7 +334,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	e.Counts = ledger.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}
 	var line []ledger.Entry
 	for _, le := range s.ledger.Entries {
-		if s.meta.Belongs(le) {
+		if inLine(le, s.meta, s.line) {
 			line = append(line, le)
 		}
 	}
@@ -328,8 +384,8 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	return e
 }
 
-// PrevHeads are the heads the ledger holds for this run's pull request (or
-// branch), oldest first, without this run's head and bounded by
+// PrevHeads are the heads the ledger holds for this run's line of work
+// (lineHeads), oldest first, without this run's head and bounded by
 // ledger.MaxPrevHeads (the newest kept): what the entry this run writes
 // names as observed before it.
 func (s Snapshot) PrevHeads() []string {
@@ -339,7 +395,7 @@ func (s Snapshot) PrevHeads() []string {
 	var out []string
 	for _, e := range entries {
 		h := strings.ToLower(e.Head)
-		if seen[h] || !s.meta.Belongs(e) {
+		if seen[h] || !inLine(e, s.meta, s.line) {
 			continue
 		}
 		seen[h] = true

@@ -74,6 +74,7 @@ type Snapshot struct {
 	report    testresult.Report // this run's results
 	ledger    Ledger            // the entries read
 	meta      Run
+	line      map[string]bool // the heads of the line of work (lineHeads)
 }
 
 // Load reads the repository, the results and the graph, once. A slice id
@@ -140,7 +141,12 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		run.ObservedAt = time.Now().UTC()
 	}
 	head := runPush(lg.HeadSHA, run, rep, names)
-	in.Pushes, in.Ledger = ledgerPushes(opts.Ledger, names, run)
+	own := run.OwnCommits()
+	for _, c := range lg.Commits {
+		own[strings.ToLower(c.SHA)] = true
+	}
+	line := lineHeads(opts.Ledger.Entries, own)
+	in.Pushes, in.Ledger = ledgerPushes(opts.Ledger, names, run, line)
 	in.Pushes = append(in.Pushes, head)
 	if len(lg.Notes) > 0 {
 		in.Observation.Notes = append(slices.Clone(lg.Notes), in.Observation.Notes...)
@@ -171,7 +177,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 			in.Observation.Notes = append(in.Observation.Notes, note)
 		}
 	}
-	return Snapshot{input: in, localRefs: local, run: head, report: rep, ledger: opts.Ledger, meta: run}, nil
+	return Snapshot{input: in, localRefs: local, run: head, report: rep, ledger: opts.Ledger, meta: run, line: line}, nil
 }
 
 // Decide runs the engine over the snapshot with the breaker's refs (the

@@ -337,6 +337,7 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 			}
 			h := res.Repository.Ref.Target.Commit.History
 			for _, cm := range h.Nodes {
+				st.Commits = append(st.Commits, string(cm.Oid))
 				if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
 					return st, err
 				}
@@ -419,6 +420,7 @@ func (lr *ledgerRead) prCommits(ctx context.Context, first prCommits) error {
 	for page := 0; ; page++ {
 		for _, n := range cs.Nodes {
 			cm := n.Commit
+			lr.st.Commits = append(lr.st.Commits, string(cm.Oid))
 			if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
 				return err
 			}
