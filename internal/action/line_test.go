@@ -156,3 +156,39 @@ func TestLine_AMergedLineReachesNoLaterPullRequest(t *testing.T) {
 		t.Fatalf("the next pull request's first failing push: %q, %d failed; want CLOSED, 1\n%s", o.state(), o.Decision.TotalFailed, o.stdout)
 	}
 }
+
+// An agent that claims a pass on every push while CI sees the named test
+// fail: the count is CI's, three failed attempts on TestLogin, OPEN. The
+// claims only add detail (three misreports).
+func TestLine_LyingPassTrailersNeverLowerACount(t *testing.T) {
+	t.Parallel()
+	for _, shape := range []string{"one commit a push", "two commits a push"} {
+		t.Run(shape, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t)
+			r.git("checkout", "-q", "-b", "agent/login")
+			var o outcome
+			for i := range 3 {
+				if shape == "two commits a push" {
+					r.commit("Tidy up before the fix")
+				}
+				r.commit("Fix the login, take "+string(rune('1'+i)), "Greenlight-Test: TestLogin", "Greenlight-Result: pass")
+				r.results(map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
+				r.open(7, "agent/login")
+				o = r.push("agent/login")
+			}
+			if o.state() != "OPEN" {
+				t.Fatalf("three CI failures under pass claims: %q; want OPEN\n%s", o.state(), o.stdout)
+			}
+			count := -1
+			for _, ts := range o.Decision.Tests {
+				if ts.Name == "TestLogin" {
+					count = ts.FailedAttempts
+				}
+			}
+			if count != 3 || len(o.Decision.Misreports) != 3 {
+				t.Errorf("TestLogin: %d failed attempts, %d misreports; want 3 and 3 (tests %+v)", count, len(o.Decision.Misreports), o.Decision.Tests)
+			}
+		})
+	}
+}
