@@ -313,9 +313,22 @@ func (c *benchCase) seed(heads []string) error {
 	if err != nil {
 		return err
 	}
-	template := snap.Entry(snap.Decide(breaker.Refs{}))
+	first := snap.Entry(snap.Decide(breaker.Refs{}))
+	_, firstWritten := ledger.Encode(first, nil)
+	// A later entry is written with the first in the ledger: what it adds
+	// to the line (Known's new names: none here) is the writer's to say.
+	snap, err = evaluate.Load(context.Background(), evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main",
+		Results: []string{"junit.xml"}, Ledger: evaluate.Ledger{Entries: []ledger.Entry{firstWritten}, Source: "check-runs"},
+		Run: evaluate.Run{ObservedAt: start.Add(time.Minute), RunID: 2, Event: "push", PR: 7, Branch: "agent/S-1"}})
+	if err != nil {
+		return err
+	}
+	later := snap.Entry(snap.Decide(breaker.Refs{}))
 	for i, h := range heads {
-		e := template
+		e := later
+		if i == 0 {
+			e = first
+		}
 		e.Head, e.ObservedAt, e.RunID = h, start.Add(time.Duration(i)*time.Minute), int64(1000+i)
 		e.PrevHeads = append([]string(nil), heads[max(0, i-ledger.MaxPrevHeads):i]...)
 		block, written := ledger.Encode(e, nil)
