@@ -387,6 +387,11 @@ func (c *benchCase) once(binary string) error {
 	c.cpu = append(c.cpu, float64(cpuMicros)/1000)
 	c.rss = append(c.rss, float64(rssKiB)/1024) // KiB on Linux
 	c.calls, c.exit, c.points = len(c.srv.Calls())-before, code, 0
+	if os.Getenv("ACTIONCOST_CALLS") != "" {
+		for _, call := range c.srv.Calls()[before:] {
+			fmt.Fprintf(os.Stderr, "  %d entries: %s\n", c.entries, call)
+		}
+	}
 	for _, p := range c.srv.GraphQLCosts()[costs:] {
 		c.points += p
 	}
