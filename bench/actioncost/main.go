@@ -269,16 +269,18 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 	// the head), the rest on heads force-pushed away.
 	branch := shas[1 : len(shas)-1]
 	heads := make([]string, n)
+	onBranch := map[string]bool{}
 	for i := range heads {
 		if back := n - i; back <= len(branch) {
 			heads[i] = branch[len(branch)-back]
+			onBranch[heads[i]] = true
 			continue
 		}
 		sum := sha1.Sum([]byte("rewritten head " + strconv.Itoa(i)))
 		heads[i] = hex.EncodeToString(sum[:])
 		c.srv.AddForcePush(7, heads[i])
 	}
-	if err := c.seed(heads); err != nil {
+	if err := c.seed(heads, onBranch); err != nil {
 		return nil, err
 	}
 	payload, err := os.ReadFile("internal/actionenv/testdata/webhooks/push.json")
@@ -301,7 +303,7 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 // seed writes the entries the Action's writer writes for these heads:
 // one Load of this repository and results, each entry the one its run
 // would have written with the earlier ones in the ledger.
-func (c *benchCase) seed(heads []string) error {
+func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 	var entries []ledger.Entry
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// The entry the writer writes at these results, with the ledger empty:
@@ -330,7 +332,20 @@ func (c *benchCase) seed(heads []string) error {
 			e = first
 		}
 		e.Head, e.ObservedAt, e.RunID = h, start.Add(time.Duration(i)*time.Minute), int64(1000+i)
-		e.PrevHeads = append([]string(nil), heads[max(0, i-ledger.MaxPrevHeads):i]...)
+		// As the writer names them: the earlier heads not in this head's
+		// history (every one force-pushed away), and the oldest that is.
+		e.PrevHeads, e.Since = nil, ""
+		for j := range i {
+			switch {
+			case !onBranch[heads[j]]:
+				e.PrevHeads = append(e.PrevHeads, heads[j])
+			case onBranch[h] && e.Since == "":
+				e.Since = heads[j]
+			}
+		}
+		if len(e.PrevHeads) > ledger.MaxPrevHeads {
+			e.PrevHeads = e.PrevHeads[len(e.PrevHeads)-ledger.MaxPrevHeads:]
+		}
 		block, written := ledger.Encode(e, nil)
 		entries = append(entries, written)
 		text := "The ledger entry of this head.\n\n" + block

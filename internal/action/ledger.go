@@ -73,11 +73,23 @@ type Decoded struct {
 	others    int
 	appID     int64
 	checkName string
+	seen      map[int64]bool // check run ids decoded
 }
 
-// add decodes runs into the ledger, each once.
+// add decodes runs into the ledger, each once (a run read twice, as a
+// head and in a history, counts once).
 func (d *Decoded) add(runs []CheckRunText) {
-	entries, tampered, notes, others := decodeRuns(runs, d.appID)
+	if d.seen == nil {
+		d.seen = map[int64]bool{}
+	}
+	fresh := runs[:0:0]
+	for _, run := range runs {
+		if !d.seen[run.ID] {
+			d.seen[run.ID] = true
+			fresh = append(fresh, run)
+		}
+	}
+	entries, tampered, notes, others := decodeRuns(fresh, d.appID)
 	d.Entries = append(d.Entries, entries...)
 	d.Tampered = append(d.Tampered, tampered...)
 	d.Notes = append(d.Notes, notes...)
@@ -108,10 +120,12 @@ func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText
 	}
 	d.add(runs)
 	followed, scanned := 0, 0
+	inLine := func(e ledger.Entry) bool { return who.Belongs(e) || own[strings.ToLower(e.Head)] }
+	ancestry := map[string]bool{}
 	for round := 0; ; round++ {
 		var missing []string
 		for _, e := range d.Entries[scanned:] {
-			if !who.Belongs(e) && !own[strings.ToLower(e.Head)] {
+			if !inLine(e) {
 				continue
 			}
 			for _, h := range e.PrevHeads {
@@ -123,8 +137,44 @@ func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText
 		}
 		scanned = len(d.Entries)
 		if len(missing) == 0 {
-			d.done()
-			return d, followed, nil
+			// A head a rebase or a squash took off the branch names only the
+			// earlier heads that were not in its history then; the rest are
+			// its ancestors. Read them unless an entry written after the
+			// rewrite names the head (its writer had read them, and named
+			// those not in its own history).
+			named := map[string]bool{}
+			for _, e := range d.Entries {
+				if inLine(e) {
+					for _, h := range e.PrevHeads {
+						named[strings.ToLower(h)] = true
+					}
+				}
+			}
+			var todo []ledger.Entry
+			for _, e := range d.Entries {
+				h := strings.ToLower(e.Head)
+				if e.Since != "" && !own[h] && !named[h] && !ancestry[h] && (who.Belongs(e) || read[h]) {
+					ancestry[h] = true
+					todo = append(todo, e)
+				}
+			}
+			if len(todo) == 0 {
+				d.done()
+				return d, followed, nil
+			}
+			for _, e := range todo {
+				more, err := store.ReadAncestry(ctx, q, e.Head, e.Since)
+				if err != nil {
+					return Decoded{}, followed, err
+				}
+				followed++
+				for _, run := range more {
+					read[strings.ToLower(run.HeadSHA)] = true
+				}
+				d.add(more)
+			}
+			scanned = 0 // entries read from a history may name heads of their own
+			continue
 		}
 		if round == maxPrevRounds || len(read) > 10*ledger.MaxPrevHeads {
 			return Decoded{}, followed, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)

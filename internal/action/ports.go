@@ -86,6 +86,11 @@ type LedgerStore interface {
 	// an entry names as observed before it, which the pull request no
 	// longer lists). A head GitHub no longer has is an error.
 	ReadHeads(ctx context.Context, q LedgerQuery, heads []string) ([]CheckRunText, error)
+	// ReadAncestry reads the breaker's check runs on head and its
+	// ancestors, newest first, as far as until (an earlier head the entry
+	// at head had in its history): the heads a rebase or a squash took off
+	// the branch with it.
+	ReadAncestry(ctx context.Context, q LedgerQuery, head, until string) ([]CheckRunText, error)
 	CreateCheckRun(ctx context.Context, run CheckRun) (id int64, err error)
 }
 

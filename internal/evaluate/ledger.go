@@ -324,7 +324,8 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	e := ledger.Entry{Schema: ledger.Schema, Head: s.run.Head, ObservedAt: s.run.ObservedAt.UTC(),
 		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{},
 		Verdict: ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed},
-		Branch:  s.meta.Branch, PrevHeads: s.PrevHeads(), Checkpoint: d.Checkpoint.SHA}
+		Branch:  s.meta.Branch, Checkpoint: d.Checkpoint.SHA}
+	e.PrevHeads, e.Since = s.PrevHeads()
 	if s.run.Infra != "" {
 		infra := s.run.Infra
 		e.Infra, e.InfraKind = &infra, s.run.InfraKind
@@ -385,26 +386,35 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 }
 
 // PrevHeads are the heads the ledger holds for this run's line of work
-// (lineHeads), oldest first, without this run's head and bounded by
-// ledger.MaxPrevHeads (the newest kept): what the entry this run writes
-// names as observed before it.
-func (s Snapshot) PrevHeads() []string {
+// (lineHeads) that are not in this head's history, oldest first, bounded
+// by ledger.MaxPrevHeads (the newest kept), and since, the oldest earlier
+// head that is: what the entry this run writes names as observed before
+// it (ledger.Entry.PrevHeads, Since).
+func (s Snapshot) PrevHeads() (prev []string, since string) {
 	entries := append([]ledger.Entry(nil), s.ledger.Entries...)
 	ledger.Sort(entries)
+	history := make(map[string]bool, len(s.input.Commits))
+	for _, c := range s.input.Commits {
+		history[strings.ToLower(c.SHA)] = true
+	}
 	seen := map[string]bool{strings.ToLower(s.run.Head): true}
-	var out []string
 	for _, e := range entries {
 		h := strings.ToLower(e.Head)
 		if seen[h] || !inLine(e, s.meta, s.line) {
 			continue
 		}
 		seen[h] = true
-		out = append(out, e.Head)
+		switch {
+		case !history[h]:
+			prev = append(prev, e.Head)
+		case since == "":
+			since = e.Head
+		}
 	}
-	if len(out) > ledger.MaxPrevHeads {
-		out = out[len(out)-ledger.MaxPrevHeads:]
+	if len(prev) > ledger.MaxPrevHeads {
+		prev = prev[len(prev)-ledger.MaxPrevHeads:]
 	}
-	return out
+	return prev, since
 }
 
 // RecordedCheckpoint is the checkpoint of slice the ledger recorded first

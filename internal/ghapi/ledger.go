@@ -410,6 +410,67 @@ func (c *Client) ReadHeads(ctx context.Context, q action.LedgerQuery, heads []st
 	return out, nil
 }
 
+// ancestryQuery reads a page of a commit's history with the breaker's
+// check runs on each commit: the heads observed before a head that a
+// rebase or a squash took off the branch, which its entry does not list
+// (they were in its history when it was written).
+type ancestryQuery struct {
+	RateLimit  rateLimit
+	Repository struct {
+		Object *struct {
+			Commit struct {
+				History branchHistory `graphql:"history(first: 100, after: $after)"`
+			} `graphql:"... on Commit"`
+		} `graphql:"object(oid: $oid)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// ReadAncestry reads the breaker's check runs on head and its ancestors,
+// newest first, a page of 100 commits a query, until the page that holds
+// until (the oldest earlier head the entry at head had in its history).
+// A history that ends, or runs past the page bound, before until is an
+// error: the ledger would be incomplete.
+func (c *Client) ReadAncestry(ctx context.Context, q action.LedgerQuery, head, until string) ([]action.CheckRunText, error) {
+	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
+	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
+	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
+		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
+		runs.AppID = suites.AppID
+	}
+	st := action.LedgerState{}
+	lr := &ledgerRead{c: c, st: &st, name: q.CheckName, op: "read the history of earlier head " + head,
+		all: map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "suites": suites, "runs": runs,
+			"oid": githubv4.GitObjectID(head), "after": (*githubv4.String)(nil)}}
+	vars := lr.vars("suites", "runs", "oid", "after")
+	for page := 0; ; page++ {
+		var res ancestryQuery
+		if err := c.query(ctx, lr.op, &res, vars); err != nil {
+			return nil, err
+		}
+		lr.spent(res.RateLimit)
+		if res.Repository.Object == nil {
+			return nil, fmt.Errorf("%s: GitHub no longer has that commit; the ledger would be incomplete", lr.op)
+		}
+		h := res.Repository.Object.Commit.History
+		found := false
+		for _, cm := range h.Nodes {
+			if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
+				return nil, err
+			}
+			found = found || strings.EqualFold(string(cm.Oid), until)
+		}
+		if found {
+			return st.Runs, nil
+		}
+		if !h.PageInfo.HasNextPage {
+			return nil, fmt.Errorf("%s: its history does not hold %s, which its entry names; the ledger would be incomplete", lr.op, until)
+		}
+		if err := nextPage(lr.op, h.PageInfo, page, vars); err != nil {
+			return nil, err
+		}
+	}
+}
+
 // checkTypeAll asks for every check run, not only the latest of a name.
 var checkTypeAll = githubv4.CheckRunTypeAll
 

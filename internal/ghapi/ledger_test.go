@@ -129,3 +129,39 @@ func TestReadLedger_BranchHistoryEveryPage(t *testing.T) {
 		t.Errorf("runs %+v; want the one 246 commits back", st.Runs)
 	}
 }
+
+// A head a squash took off the branch: its history is read a page of 100
+// commits at a time down to the oldest earlier head its entry had in it,
+// and no further; a history without that head is an error naming it.
+func TestReadAncestry_ReadsTheRewrittenHeadsHistory(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	const n = 150
+	for i := range n {
+		var parents []string
+		if i > 0 {
+			parents = []string{sha(5000 + i - 1)}
+		}
+		srv.AddCommit(sha(5000+i), sha(9000+i), "", parents...)
+	}
+	for _, i := range []int{3, 20, 149} {
+		srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: sha(5000 + i), Text: "entry",
+			AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+	}
+	c, _ := newClient(t, srv)
+	q := action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"}
+	runs, err := c.ReadAncestry(context.Background(), q, sha(5000+n-1), sha(5020))
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads := map[string]bool{}
+	for _, r := range runs {
+		heads[r.HeadSHA] = true
+	}
+	if !heads[sha(5149)] || !heads[sha(5020)] || len(srv.GraphQLQueries()) != 2 {
+		t.Errorf("read runs on %v in %d queries; want the head's and the until commit's, in two pages", heads, len(srv.GraphQLQueries()))
+	}
+	if _, err := c.ReadAncestry(context.Background(), q, sha(5010), sha(5020)); err == nil || !strings.Contains(err.Error(), sha(5020)) {
+		t.Errorf("a history without the named head: err %v, want it named", err)
+	}
+}

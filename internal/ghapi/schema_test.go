@@ -62,6 +62,10 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 			t.Fatalf("ReadLedger(%+v): %v", q, err)
 		}
 	}
+	q := action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"}
+	if _, err := c.ReadAncestry(context.Background(), q, sha(129), sha(129)); err != nil {
+		t.Fatalf("ReadAncestry: %v", err)
+	}
 	if _, errs := gqlparser.LoadQueryWithRules(schema, `query { repository(owner: "a", name: "b") { checkRunz { id } } }`, nil); len(errs) == 0 {
 		t.Fatal("a query with an unknown field validates: the check proves nothing")
 	}

@@ -50,11 +50,17 @@ type Entry struct {
 	// whose observations these are. Entries written before it existed
 	// lack it.
 	Branch string `json:"branch,omitempty"`
-	// PrevHeads are the heads the breaker observed for this pull request (or
-	// branch) before this one, oldest first: a rebase or a squash takes
-	// commits off the branch, never an observation out of the ledger, since
-	// the reader fetches every head an entry names.
+	// PrevHeads are the heads the breaker observed for this line of work
+	// before this one that are not in this head's history (base..head),
+	// oldest first: a rebase or a squash takes commits off the branch,
+	// never an observation out of the ledger, since the reader fetches
+	// every head an entry names. Since is the oldest earlier head that is
+	// in this head's history: the heads from it to Head are read with the
+	// history, and with Head's own history (ReadAncestry) once Head itself
+	// is taken off the branch. An entry so stays small however many pushes
+	// came before it in a line of work that is not rewritten.
 	PrevHeads []string `json:"prev_heads,omitempty"`
+	Since     string   `json:"since,omitempty"`
 	// Checkpoint is the slice's checkpoint as this run found it: the commit
 	// its first attempt started from. The first entry of a slice that has
 	// one is the rollback target; a tag is never.
@@ -298,6 +304,9 @@ func decodeJSON(s string) (Entry, error) {
 		if !validSHA(h) {
 			return Entry{}, fmt.Errorf("earlier head %q is not a commit id", h)
 		}
+	}
+	if e.Since != "" && !validSHA(e.Since) {
+		return Entry{}, fmt.Errorf("since %q is not a commit id", e.Since)
 	}
 	if e.Checkpoint != "" && !validSHA(e.Checkpoint) {
 		return Entry{}, fmt.Errorf("checkpoint %q is not a commit id", e.Checkpoint)
