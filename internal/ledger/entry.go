@@ -143,6 +143,11 @@ func (t *Test) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &a); err != nil {
 		return fmt.Errorf("a test is [suite, name, status, fingerprint?]: %w", err)
 	}
+	return t.fromList(a)
+}
+
+// fromList reads a test from its list of strings.
+func (t *Test) fromList(a []string) error {
 	if len(a) < 3 || len(a) > 4 {
 		return fmt.Errorf("a test is [suite, name, status, fingerprint?], not %d strings", len(a))
 	}
@@ -282,14 +287,26 @@ func Decode(text string) (Entry, error) {
 // decodeJSON reads one entry's JSON, strictly: no unknown field, the
 // schema, a commit id, known statuses.
 func decodeJSON(s string) (Entry, error) {
-	var e Entry
+	// The tests are read as lists of strings, which the decoder does in
+	// one pass; a Test's own UnmarshalJSON per test would scan each again.
+	var w struct {
+		Entry
+		Tests [][]string `json:"tests"`
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
+	if err := dec.Decode(&w); err != nil {
 		return Entry{}, err
 	}
 	if dec.More() {
 		return Entry{}, errors.New("more than one JSON value")
+	}
+	e := w.Entry
+	e.Tests = make([]Test, len(w.Tests))
+	for i, a := range w.Tests {
+		if err := e.Tests[i].fromList(a); err != nil {
+			return Entry{}, err
+		}
 	}
 	if e.Schema != Schema {
 		return Entry{}, fmt.Errorf("schema %q, want %q", e.Schema, Schema)

@@ -134,7 +134,18 @@ func (r *Redactor) Clean(s string) string {
 // nested, has been through Clean. Renderers call it first; callers that know
 // secret values call it with their Redactor before JSON or Text.
 func (r *Redactor) Decision(d breaker.Decision) breaker.Decision {
-	out := mapStrings(reflect.ValueOf(d), r.Clean)
+	// A decision repeats its strings (each push's head, each test's name
+	// at every push): each distinct one is cleaned once.
+	memo := map[string]string{}
+	clean := func(s string) string {
+		if c, ok := memo[s]; ok {
+			return c
+		}
+		c := r.Clean(s)
+		memo[s] = c
+		return c
+	}
+	out := mapStrings(reflect.ValueOf(d), clean)
 	return out.Interface().(breaker.Decision)
 }
 
