@@ -304,7 +304,6 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 // one Load of this repository and results, each entry the one its run
 // would have written with the earlier ones in the ledger.
 func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
-	var entries []ledger.Entry
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// The entry the writer writes at these results, with the ledger empty:
 	// every earlier entry saw the same tests fail, so its history adds
@@ -346,8 +345,7 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		if len(e.PrevHeads) > ledger.MaxPrevHeads {
 			e.PrevHeads = e.PrevHeads[len(e.PrevHeads)-ledger.MaxPrevHeads:]
 		}
-		block, written := ledger.Encode(e, nil)
-		entries = append(entries, written)
+		block, _ := ledger.Encode(e, nil)
 		text := "The ledger entry of this head.\n\n" + block
 		c.ledgerBytes += len(text)
 		c.newestBytes = len(block)

@@ -57,6 +57,11 @@ func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComm
 	if cmd.kind == cmdDebug {
 		return pullCordComment(ctx, r, c, pr)
 	}
+	if why, err := oneCommentOneReset(ctx, r, c, rs); err != nil {
+		return r.fail("cannot read the comment back", err)
+	} else if why != "" {
+		return refuse(ctx, r, c, cmd, why)
+	}
 	return reset(ctx, r, c, cmd, pr)
 }
 
@@ -95,6 +100,40 @@ func verify(ctx context.Context, r *run, c actionenv.IssueComment, pr breaker.Pu
 	}
 	if !slices.Contains(writerPermissions, perm) {
 		return login + " has " + perm + " permission on the repository; breaker commands need write, maintain or admin", nil
+	}
+	return "", nil
+}
+
+// oneCommentOneReset says why the comment may not reset ("" when it may):
+// a re-run of the workflow run replays the original comment, so only
+// attempt 1 acts; a comment the ledger already records a reset for has
+// been used; and the comment, read back through the API, must still
+// exist, unedited, with the payload's body and author. So a maintainer's
+// one comment gives exactly one reset, and a payload replayed or a
+// comment changed after the fact gives none.
+func oneCommentOneReset(ctx context.Context, r *run, c actionenv.IssueComment, rs remoteState) (string, error) {
+	if r.gh.RunAttempt > 1 {
+		return fmt.Sprintf("this is attempt %d of the workflow run, which replays the comment of attempt 1: a reset is one comment, once (comment the command again)", r.gh.RunAttempt), nil
+	}
+	if c.ID <= 0 {
+		return "the event names no comment id, so the comment cannot be read back", nil
+	}
+	for _, e := range rs.ledger.Entries {
+		if e.Reset != nil && e.Reset.CommentID == c.ID {
+			return fmt.Sprintf("comment %d already reset slice %s at %s: a reset is one comment, once (comment the command again)",
+				c.ID, e.Slice, breaker.ShortSHA(e.Head)), nil
+		}
+	}
+	got, found, err := r.forge.GetComment(ctx, c.ID)
+	switch {
+	case err != nil:
+		return "", err
+	case !found:
+		return fmt.Sprintf("comment %d was deleted", c.ID), nil
+	case got.Edited || got.Body != c.Body:
+		return fmt.Sprintf("comment %d was edited after it was written; a reset acts on a comment as it was written (comment the command again)", c.ID), nil
+	case !breaker.SameLogin(got.Author, c.Author):
+		return fmt.Sprintf("comment %d is by %s on GitHub, not by %s as the event says", c.ID, got.Author, c.Author), nil
 	}
 	return "", nil
 }

@@ -28,6 +28,9 @@ type PullRequests interface {
 // Comments reads and writes a pull request's conversation.
 type Comments interface {
 	ListComments(ctx context.Context, pr int) ([]breaker.Comment, error) // every page
+	// GetComment reads one comment back; found is false when it was
+	// deleted.
+	GetComment(ctx context.Context, id int64) (c breaker.Comment, found bool, err error)
 	CreateComment(ctx context.Context, pr int, body string) (breaker.Comment, error)
 	EditComment(ctx context.Context, id int64, body string) error
 	// DeleteComment deletes a comment; one already gone is success. The

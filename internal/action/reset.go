@@ -49,7 +49,7 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		}
 	}
 	var x entryExtras
-	x.reset = &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC()}
+	x.reset = &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC(), CommentID: c.ID}
 	if err := moveResetTag(ctx, r, slice, head); err != nil {
 		r.note("the reset tag was not moved (%v); the reset stands: it is the ledger record, the tag only a convenience", err)
 	} else if !r.in.DryRun {

@@ -37,6 +37,7 @@ type rig struct {
 	dir    string
 	srv    *ghfake.Server
 	inputs map[string]string
+	env    map[string]string // more of the runner's environment, e.g. GITHUB_RUN_ATTEMPT
 	runs   int
 	tick   int
 	n      int // commits made
@@ -159,9 +160,16 @@ func (r *rig) push(branch string) outcome {
 	return r.run("push", p)
 }
 
-// comment runs the Action on a comment by login (a user with write
-// access) on pull request number.
+// comment has login (a user with write access) comment body on pull
+// request number, and runs the Action on the event.
 func (r *rig) comment(number int, login, body string) outcome {
+	r.t.Helper()
+	return r.run("issue_comment", r.commented(number, login, body))
+}
+
+// commented writes the comment on GitHub and returns the event GitHub
+// sends for it (a test may replay it, or change the comment first).
+func (r *rig) commented(number int, login, body string) map[string]any {
 	r.t.Helper()
 	r.srv.SetPermission(login, "write")
 	p := r.payload("issue_comment.json")
@@ -169,10 +177,11 @@ func (r *rig) comment(number int, login, body string) outcome {
 	issue["number"] = number
 	issue["pull_request"] = map[string]any{"url": "https://api.github.com/repos/acme/shop/pulls/" + strconv.Itoa(number)}
 	c := p["comment"].(map[string]any)
+	c["id"] = r.srv.AddComment(number, login, body)
 	c["body"] = body
 	c["user"].(map[string]any)["login"] = login
 	c["user"].(map[string]any)["type"] = "User"
-	return r.run("issue_comment", p)
+	return p
 }
 
 func (r *rig) payload(name string) map[string]any {
@@ -211,6 +220,9 @@ func (r *rig) run(event string, payload map[string]any) outcome {
 	}
 	for k, v := range r.inputs {
 		env["INPUT_"+strings.ToUpper(k)] = v
+	}
+	for k, v := range r.env {
+		env[k] = v
 	}
 	now := rigEpoch.Add(time.Duration(r.runs) * time.Minute)
 	deps := action.Deps{

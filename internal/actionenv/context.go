@@ -17,7 +17,10 @@ type Context struct {
 	APIURL    string // GITHUB_API_URL, default https://api.github.com
 	// GraphQLURL is GITHUB_GRAPHQL_URL; "" means derived from APIURL.
 	GraphQLURL string
-	RunID      int64  // GITHUB_RUN_ID
+	RunID      int64 // GITHUB_RUN_ID
+	// RunAttempt is GITHUB_RUN_ATTEMPT: 1, or more for a re-run, which
+	// replays the original event (the same comment).
+	RunAttempt int
 	RunnerTemp string // RUNNER_TEMP: scratch space of the job; "" = the system's
 	ServerURL  string // GITHUB_SERVER_URL, default https://github.com
 	SHA        string // GITHUB_SHA
@@ -56,6 +59,10 @@ func (a *Action) Context() (Context, error) {
 	if id := a.getenv("GITHUB_RUN_ID"); id != "" && full != "" {
 		c.RunURL = c.ServerURL + "/" + full + "/actions/runs/" + id
 		c.RunID, _ = strconv.ParseInt(id, 10, 64)
+	}
+	c.RunAttempt = 1
+	if n, err := strconv.Atoi(a.getenv("GITHUB_RUN_ATTEMPT")); err == nil && n > 1 {
+		c.RunAttempt = n
 	}
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)

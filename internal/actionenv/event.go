@@ -58,6 +58,7 @@ type Push struct {
 
 // IssueComment is the subset of an issue_comment payload the breaker uses.
 type IssueComment struct {
+	ID            int64 // the comment's id: a reset is one comment, once
 	Body          string
 	Author        string
 	AuthorType    string // "User", "Bot", "Organization"
@@ -81,6 +82,7 @@ type payload struct {
 	After       string     `json:"after"`
 	PullRequest *prPayload `json:"pull_request"`
 	Comment     *struct {
+		ID   int64    `json:"id"`
 		Body string   `json:"body"`
 		User userJSON `json:"user"`
 	} `json:"comment"`
@@ -216,7 +218,7 @@ func (p *payload) fillComment(ev *Event) error {
 	}
 	raw := strings.TrimSpace(string(p.Issue.PullRequest))
 	ev.Comment = &IssueComment{
-		Body: p.Comment.Body, Author: p.Comment.User.Login, AuthorType: p.Comment.User.Type,
+		ID: p.Comment.ID, Body: p.Comment.Body, Author: p.Comment.User.Login, AuthorType: p.Comment.User.Type,
 		Issue: p.Issue.Number, OnPullRequest: raw != "" && raw != "null",
 	}
 	return nil

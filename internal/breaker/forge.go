@@ -22,6 +22,10 @@ type Comment struct {
 	ID     int64
 	Author string
 	Body   string
+	// Edited says GitHub records a change of the comment after it was
+	// created (its updated_at is later than its created_at); set by a
+	// comment read back one at a time.
+	Edited bool
 }
 
 // ErrRefExists is returned when creating a ref when the ref already exists.

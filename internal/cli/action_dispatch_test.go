@@ -23,7 +23,7 @@ func TestAction_DispatchPublishesDiagnosticReadOnly(t *testing.T) {
 			if res.code != ExitClosed {
 				t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
 			}
-			comments := h.srv.Comments(7)
+			comments := h.comments(7)
 			if len(comments) != 1 || !report.HasMarker(comments[0].Body, "S-3") {
 				t.Fatalf("comments = %+v, want the sticky diagnostic", comments)
 			}
@@ -142,7 +142,7 @@ func TestAction_DebugCommandPublishesDiagnostic(t *testing.T) {
 	if res.code != ExitClosed {
 		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
 	}
-	comments := h.srv.Comments(7)
+	comments := h.comments(7)
 	if len(comments) != 1 {
 		t.Fatalf("comments = %+v, want the sticky diagnostic", comments)
 	}

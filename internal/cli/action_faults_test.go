@@ -42,7 +42,7 @@ func TestAction_RateLimitIsWaitedOut(t *testing.T) {
 			if got := h.countCalls("POST", "/issues/7/comments"); got != 2 {
 				t.Errorf("comment requests = %d, want 2 (limited, then retried)", got)
 			}
-			if got := h.srv.Comments(7); len(got) != 1 {
+			if got := h.comments(7); len(got) != 1 {
 				t.Errorf("comments = %d, want 1 after the retry", len(got))
 			}
 			if !strings.Contains(res.summary, "create the breaker comment on #\u200d7: done") {
@@ -65,7 +65,7 @@ func TestAction_ForbiddenCommentKeepsVerdict(t *testing.T) {
 	if res.code != ExitTripped {
 		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitTripped, res.stdout)
 	}
-	if got := h.srv.Comments(7); len(got) != 0 {
+	if got := h.comments(7); len(got) != 0 {
 		t.Errorf("comments = %+v, want none", got)
 	}
 	if got := h.countCalls("POST", "/issues/7/comments"); got != 1 {

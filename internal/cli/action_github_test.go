@@ -36,7 +36,7 @@ func TestGitHub_IDsPast2e31ThreeFailingPushesTrip(t *testing.T) {
 			t.Errorf("check run id %d fits 32 bits: the fake must hand out GitHub-sized ids", run.ID)
 		}
 	}
-	comments := l.h.srv.Comments(7)
+	comments := l.h.comments(7)
 	if len(comments) != 1 || comments[0].ID <= math.MaxInt32 {
 		t.Errorf("comments %+v; want one, its id past 2^31", comments)
 	}
@@ -81,7 +81,7 @@ func TestGitHub_StickyCommentEditedInPlaceForBotTokens(t *testing.T) {
 			if got := h.countCalls("PATCH", "/issues/comments/"); got < 2 {
 				t.Errorf("comment edits = %d, want one a run that changed it", got)
 			}
-			if c := h.srv.Comments(7); len(c) != 1 || c[0].Author != tc.want {
+			if c := h.comments(7); len(c) != 1 || c[0].Author != tc.want {
 				t.Errorf("comments %+v; want one by %s", c, tc.want)
 			}
 		})
@@ -146,7 +146,7 @@ func TestGitHub_ForkPullRequestUnderWorkflowRun(t *testing.T) {
 			if runs[2].Conclusion != "failure" {
 				t.Errorf("third check run concluded %q, want failure", runs[2].Conclusion)
 			}
-			if c := h.srv.Comments(7); len(c) != 1 {
+			if c := h.comments(7); len(c) != 1 {
 				t.Errorf("%d comments on #7, want 1", len(c))
 			}
 		})

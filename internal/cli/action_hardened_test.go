@@ -121,13 +121,13 @@ func TestAction_ResetByThePullRequestsAuthorOrPushers(t *testing.T) {
 				return
 			}
 			var reply string
-			for _, c := range h.srv.Comments(7) {
+			for _, c := range h.comments(7) {
 				if strings.Contains(c.Body, "Refused") {
 					reply = c.Body
 				}
 			}
 			if !strings.Contains(reply, tt.reason) {
-				t.Errorf("no reply saying %q; comments: %+v", tt.reason, h.srv.Comments(7))
+				t.Errorf("no reply saying %q; comments: %+v", tt.reason, h.comments(7))
 			}
 		})
 	}
@@ -199,7 +199,7 @@ func TestAction_WorkflowRunJudgesTheTestedRunsArtifact(t *testing.T) {
 	if len(runs) != 3 || runs[2].HeadSHA != head || runs[2].Conclusion != "failure" {
 		t.Errorf("check runs %+v; want 3, the last a failure on %s", runs, head)
 	}
-	if got := h.srv.Comments(7); len(got) != 1 {
+	if got := h.comments(7); len(got) != 1 {
 		t.Errorf("%d comments on #7, want 1", len(got))
 	}
 	for _, a := range h.srv.BlobAuthorization() {

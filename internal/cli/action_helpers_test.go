@@ -50,9 +50,10 @@ type actionHarness struct {
 	advance bool
 	runs    int
 
-	mu     sync.Mutex
-	sleeps []time.Duration // waits the GitHub client asked for
-	loads  int             // evaluate.Load calls: git and results read
+	mu       sync.Mutex
+	commands map[int64]bool  // ids of the comments the comment events report
+	sleeps   []time.Duration // waits the GitHub client asked for
+	loads    int             // evaluate.Load calls: git and results read
 }
 
 func newActionHarness(t *testing.T, opts ...ghfake.Option) *actionHarness {
@@ -134,6 +135,9 @@ func (h *actionHarness) runWith(event string, payload map[string]any, deps actio
 	if event == "push" {
 		h.pushed(payload)
 	}
+	if event == "issue_comment" {
+		h.commented(payload)
+	}
 	// The payload is one GitHub sends (by its webhook description), unless
 	// the test feeds a broken one on purpose.
 	if !h.anyPayload {
@@ -173,6 +177,58 @@ func (h *actionHarness) runWith(event string, payload map[string]any, deps actio
 	res.summary = readOptional(h.t, env["GITHUB_STEP_SUMMARY"])
 	res.outputs = parseOutputs(h.t, readOptional(h.t, env["GITHUB_OUTPUT"]))
 	return res
+}
+
+// commented gives GitHub the comment an issue_comment event reports, as
+// the comment's author writing it would, and the payload its id: the
+// Action reads a command's comment back before it acts on it. A payload
+// whose comment id GitHub already has (a replay) is left as it is.
+func (h *actionHarness) commented(payload map[string]any) {
+	c, _ := payload["comment"].(map[string]any)
+	issue, _ := payload["issue"].(map[string]any)
+	if c == nil || issue == nil {
+		return
+	}
+	if id, ok := c["id"].(float64); ok {
+		if _, found := h.srv.Comment(int64(id)); found {
+			return
+		}
+	}
+	if id, ok := c["id"].(int64); ok {
+		if _, found := h.srv.Comment(id); found {
+			return
+		}
+	}
+	body, _ := c["body"].(string)
+	user, _ := c["user"].(map[string]any)
+	login, _ := user["login"].(string)
+	n, _ := issue["number"].(int)
+	if f, ok := issue["number"].(float64); ok {
+		n = int(f)
+	}
+	id := h.srv.AddComment(n, login, body)
+	c["id"] = id
+	h.mu.Lock()
+	if h.commands == nil {
+		h.commands = map[int64]bool{}
+	}
+	h.commands[id] = true
+	h.mu.Unlock()
+}
+
+// comments are the comments on pull request pr but the commands the
+// harness wrote for its comment events: what the breaker and the test's
+// own actors wrote.
+func (h *actionHarness) comments(pr int) []breaker.Comment {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []breaker.Comment
+	for _, c := range h.srv.Comments(pr) {
+		if !h.commands[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // pushed gives GitHub what a push gives it: the branch at the pushed head

@@ -37,7 +37,7 @@ func TestAction_UntrustedTextIsInertEverywhere(t *testing.T) {
 	if res.code != ExitTripped {
 		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitTripped, res.stdout)
 	}
-	comments := h.srv.Comments(7)
+	comments := h.comments(7)
 	if len(comments) != 1 {
 		t.Fatalf("comments = %d, want 1: a comment with a stray marker is refused", len(comments))
 	}

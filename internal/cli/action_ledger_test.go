@@ -78,7 +78,7 @@ func TestLedger_NoTrailersThreeFailedPushesTripNoProgress(t *testing.T) {
 	l.want(res, ExitClosed, "")
 	res, _ = l.push(fail)
 	l.want(res, ExitTripped, "no_progress")
-	if n := len(l.h.srv.Comments(7)); n != 1 {
+	if n := len(l.h.comments(7)); n != 1 {
 		t.Errorf("%d comments, want 1", n)
 	}
 	runs := l.h.srv.CheckRuns()
@@ -440,7 +440,7 @@ func TestLedger_PoliciesInTheAction(t *testing.T) {
 		}
 		res, _ = l.push(fail)
 		l.want(res, ExitTripped, "no_progress")
-		if body := l.h.srv.Comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "CIRCUIT_BREAKER_OPEN") {
+		if body := l.h.comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "CIRCUIT_BREAKER_OPEN") {
 			t.Errorf("the comment lacks prp's block: %+v", body)
 		}
 	})
@@ -454,7 +454,7 @@ func TestLedger_PoliciesInTheAction(t *testing.T) {
 				t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
 			}
 		}
-		if body := l.h.srv.Comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "CIRCUIT BREAKER TRIGGERED") {
+		if body := l.h.comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "CIRCUIT BREAKER TRIGGERED") {
 			t.Errorf("the comment lacks bmad's banner: %+v", body)
 		}
 	})
@@ -467,7 +467,7 @@ func TestLedger_PoliciesInTheAction(t *testing.T) {
 			"  - {task: task-2, type: external_blocker, details: {blocker_service: payments-sandbox}}\n"})
 		res, _ := l.push(map[string]string{"TestLogin": "pass"})
 		l.want(res, ExitTripped, "anomaly_pattern")
-		if body := l.h.srv.Comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "external_service_outage") || !strings.Contains(body[0].Body, "EXTERNAL_DEPENDENCY") {
+		if body := l.h.comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "external_service_outage") || !strings.Contains(body[0].Body, "EXTERNAL_DEPENDENCY") {
 			t.Errorf("the comment lacks liza's report: %+v", body)
 		}
 	})
@@ -501,7 +501,7 @@ func TestLedger_DryRunRemembers(t *testing.T) {
 			t.Errorf("check run %d: %s %q", i+1, run.Conclusion, run.Title)
 		}
 	}
-	if c := l.h.srv.Comments(7); len(c) != 0 || len(l.h.srv.Tags()) != 0 {
+	if c := l.h.comments(7); len(c) != 0 || len(l.h.srv.Tags()) != 0 {
 		t.Errorf("a dry run posted %d comments and %d tags", len(c), len(l.h.srv.Tags()))
 	}
 	delete(l.h.inputs, "dry-run")

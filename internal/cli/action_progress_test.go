@@ -219,7 +219,7 @@ func TestProgress_TheBasesFailuresAreTheBases(t *testing.T) {
 			}
 			if observed {
 				l.want(res, ExitClosed, "")
-				if c := l.h.srv.Comments(7); len(c) != 0 && !strings.Contains(c[0].Body, "fails on the base too") {
+				if c := l.h.comments(7); len(c) != 0 && !strings.Contains(c[0].Body, "fails on the base too") {
 					t.Errorf("the comment does not say the test fails on the base too:\n%s", c[0].Body)
 				}
 				if !strings.Contains(res.summary, "fails on the base too") {
@@ -290,7 +290,7 @@ func TestSlice_TrailersWithoutASliceUseTheBranch(t *testing.T) {
 	if res.outputs["slice"] != "copilot-fix-login" {
 		t.Fatalf("slice %q, want the branch's", res.outputs["slice"])
 	}
-	body := tr.h.srv.Comments(7)[0].Body
+	body := tr.h.comments(7)[0].Body
 	var cmd string
 	for _, line := range strings.Split(body, "\n") {
 		if i := strings.Index(line, "/breaker reset "); i >= 0 {
@@ -333,7 +333,7 @@ func TestDistance_TheNextTripIsVisible(t *testing.T) {
 			t.Errorf("the %s lacks %q:\n%s", where, want, text)
 		}
 	}
-	if c := l.h.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, want) {
+	if c := l.h.comments(7); len(c) != 1 || !strings.Contains(c[0].Body, want) {
 		t.Errorf("the comment lacks %q: %+v", want, c)
 	}
 	for _, raw := range []string{"no_progress", "1 failed pushes", "failed pushs"} {
@@ -354,7 +354,7 @@ func TestComment_QuietUntilItMatters(t *testing.T) {
 	step := func(name string, statuses map[string]string, comments int) actionResult {
 		t.Helper()
 		res, _ := l.push(statuses)
-		if got := len(l.h.srv.Comments(7)); got != comments {
+		if got := len(l.h.comments(7)); got != comments {
 			t.Fatalf("%s: %d comments, want %d\n%s", name, got, comments, res.summary)
 		}
 		return res
@@ -369,7 +369,7 @@ func TestComment_QuietUntilItMatters(t *testing.T) {
 	}
 	step("one short of a trip", map[string]string{"TestLogin": "fail"}, 1)
 	step("a pass", map[string]string{"TestLogin": "pass"}, 1)
-	body := l.h.srv.Comments(7)[0].Body
+	body := l.h.comments(7)[0].Body
 	if !strings.Contains(body, "CLOSED") {
 		t.Errorf("after the pass the comment does not say CLOSED:\n%s", body)
 	}
@@ -389,7 +389,7 @@ func TestComment_GreenPushWhileOpenAwaitsAReset(t *testing.T) {
 	}
 	res, _ := l.push(map[string]string{"TestLogin": "pass"})
 	l.want(res, ExitTripped, "no_progress")
-	body := l.h.srv.Comments(7)[0].Body
+	body := l.h.comments(7)[0].Body
 	if !strings.Contains(body, "The tests pass at this head") || !strings.Contains(body, "/breaker reset agent-fix") {
 		t.Errorf("the comment does not say the tests pass and a reset is awaited:\n%s", body)
 	}

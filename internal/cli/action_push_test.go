@@ -29,7 +29,7 @@ func TestAction_ThreeFailingPushesTripWithOneStickyComment(t *testing.T) {
 		if last.code != wantCodes[i] {
 			t.Fatalf("run %d: exit = %d, want %d\nstdout:\n%s", i+1, last.code, wantCodes[i], last.stdout)
 		}
-		comments := h.srv.Comments(7)
+		comments := h.comments(7)
 		if len(comments) != 1 {
 			t.Fatalf("run %d: %d comments on #7, want exactly 1", i+1, len(comments))
 		}
@@ -43,7 +43,7 @@ func TestAction_ThreeFailingPushesTripWithOneStickyComment(t *testing.T) {
 	if got, want := h.countCalls("PATCH", "/issues/comments/"), 2; got != want {
 		t.Errorf("comment edits = %d, want %d (runs 2 and 3, in place)", got, want)
 	}
-	c := h.srv.Comments(7)[0]
+	c := h.comments(7)[0]
 	if !report.HasMarker(c.Body, "S-3") || !strings.Contains(c.Body, "OPEN") {
 		t.Errorf("sticky comment does not carry the S-3 marker and the OPEN verdict:\n%s", c.Body)
 	}
@@ -90,7 +90,7 @@ func TestAction_PullRequestThroughDefaultForgeHonoursAPIURL(t *testing.T) {
 	if h.srv.CallCount() == 0 {
 		t.Fatal("the fake at GITHUB_API_URL received no request")
 	}
-	if got := h.srv.Comments(7); len(got) != 1 || !report.HasMarker(got[0].Body, "S-3") {
+	if got := h.comments(7); len(got) != 1 || !report.HasMarker(got[0].Body, "S-3") {
 		t.Errorf("comments on #7 = %+v, want one sticky S-3 comment", got)
 	}
 	if _, ok := h.srv.Ref("tags/greenlight/checkpoint/S-3"); !ok {
@@ -135,7 +135,7 @@ func TestAction_MarkedCommentsByOthersAreNeverEdited(t *testing.T) {
 				}
 			}
 			var ours []breaker.Comment
-			for _, c := range h.srv.Comments(7) {
+			for _, c := range h.comments(7) {
 				if body, other := others[c.ID]; other && c.Body != body {
 					t.Errorf("%s's comment was changed to:\n%s", c.Author, c.Body)
 				} else if !other {
@@ -175,7 +175,7 @@ func TestAction_MergeTrickKeepsTheBreakerOpen(t *testing.T) {
 	if got := res.outputs["failed-attempts"]; got != "4" {
 		t.Errorf("failed-attempts = %s, want 4", got)
 	}
-	if c := h.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "OPEN") {
+	if c := h.comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "OPEN") {
 		t.Errorf("comments = %+v, want the one sticky comment, still OPEN", c)
 	}
 }

@@ -21,7 +21,7 @@ func TestAction_ResetByWriterRestartsCounts(t *testing.T) {
 	if got, ok := h.srv.Ref("tags/greenlight/reset/S-3"); !ok || got != head {
 		t.Errorf("reset ref = %q (exists %v), want the pull request head %s", got, ok, head)
 	}
-	body := h.srv.Comments(7)[0].Body
+	body := h.comments(7)[0].Body
 	for _, want := range []string{"alice reset S-3 at 2026-02-18 10:30 UTC", "use the unique index"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("sticky comment lacks the acknowledgement %q:\n%s", want, body)
@@ -71,7 +71,7 @@ func TestAction_ResetRefused(t *testing.T) {
 			if res.code != ExitClosed {
 				t.Errorf("exit = %d, want %d: a refusal is an answer, not a failure", res.code, ExitClosed)
 			}
-			comments := h.srv.Comments(7)
+			comments := h.comments(7)
 			if len(comments) != 1 || !strings.Contains(comments[0].Body, "Refused /breaker reset from") ||
 				!strings.Contains(comments[0].Body, tt.reason) {
 				t.Fatalf("replies = %+v, want one refusal saying %q", comments, tt.reason)
@@ -143,7 +143,7 @@ func TestAction_ResetRollbackFastForwardsToCheckpointTree(t *testing.T) {
 	if cp, _ := h.srv.Ref("tags/greenlight/checkpoint/S-3"); cp != base {
 		t.Errorf("checkpoint moved to %s, want it left at %s", cp, base)
 	}
-	if body := h.srv.Comments(7)[0].Body; !strings.Contains(body, "alice reset and rolled back S-3") {
+	if body := h.comments(7)[0].Body; !strings.Contains(body, "alice reset and rolled back S-3") {
 		t.Errorf("sticky comment lacks the rollback acknowledgement:\n%s", body)
 	}
 }
@@ -186,7 +186,7 @@ func TestAction_CommandRunsReportTheHeadsObservation(t *testing.T) {
 		if res.code != ExitClosed {
 			t.Fatalf("%s: exit %d\n%s", cmd, res.code, res.stdout)
 		}
-		body := h.srv.Comments(7)[0].Body
+		body := h.comments(7)[0].Body
 		if strings.Contains(body, "did not run") || strings.Contains(res.summary, "did not run") {
 			t.Errorf("%s: the report says the tests did not run on a head CI saw failing:\n%s", cmd, body)
 		}

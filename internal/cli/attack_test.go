@@ -64,7 +64,7 @@ func TestAttack_TokenShapesAreRedactedEverywhere(t *testing.T) {
 	// The log's ::add-mask:: line registers the token with the runner, which
 	// never prints it: every other line must not carry it.
 	log := regexp.MustCompile(`(?m)^::add-mask::.*$`).ReplaceAllString(res.stdout, "")
-	channels := map[string]string{"comment": h.srv.Comments(7)[0].Body, "summary": res.summary, "json": string(report), "log": log}
+	channels := map[string]string{"comment": h.comments(7)[0].Body, "summary": res.summary, "json": string(report), "log": log}
 	for name, text := range channels {
 		for _, leak := range []string{shapes[0], strings.TrimRight(shapes[0], "="), url.QueryEscape(actionToken), "abcdefghijklmnop1234", actionToken} {
 			if strings.Contains(text, leak) {
@@ -90,13 +90,13 @@ func TestAttack_BacklinksAreInert(t *testing.T) {
 	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
 		t.Fatalf("exit %d\n%s", res.code, res.stdout)
 	}
-	body := stripCode(h.srv.Comments(7)[0].Body)
+	body := stripCode(h.comments(7)[0].Body)
 	for _, re := range []string{`#[0-9]`, `(?i)\bgh-[0-9]`, `https?://github\.com/acme`} {
 		if m := regexp.MustCompile(re).FindString(body); m != "" {
 			t.Errorf("the comment carries a live backlink %q", m)
 		}
 	}
-	if !strings.Contains(h.srv.Comments(7)[0].Body, "#\u200d12") {
+	if !strings.Contains(h.comments(7)[0].Body, "#\u200d12") {
 		t.Errorf("the reference is gone rather than defused")
 	}
 }
@@ -113,7 +113,7 @@ func TestAttack_LostAnswerDoesNotDoubleTheComment(t *testing.T) {
 	if res.code != ExitTripped {
 		t.Fatalf("exit %d\n%s", res.code, res.stdout)
 	}
-	if got := h.srv.Comments(7); len(got) != 1 {
+	if got := h.comments(7); len(got) != 1 {
 		t.Errorf("%d comments, want exactly 1", len(got))
 	}
 	if !strings.Contains(res.summary, "not posted twice") {
@@ -130,7 +130,7 @@ func TestAttack_BodyTooLongIsRetriedAtHalfTheSize(t *testing.T) {
 	h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/issues/*/comments", Status: 422,
 		Body: `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`})
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if got := h.srv.Comments(7); len(got) != 1 || len(got[0].Body) > maxCommentBytesForTest/2 {
+	if got := h.comments(7); len(got) != 1 || len(got[0].Body) > maxCommentBytesForTest/2 {
 		t.Errorf("comments %d; want one, at most half the budget", len(got))
 	}
 	if !strings.Contains(res.summary, "half the size") {
@@ -154,7 +154,7 @@ func TestAttack_TwoCommentsOfOursEditTheNewest(t *testing.T) {
 	human := h.srv.AddComment(7, "maintainer", "<!-- greenlight-breaker:S-3 -->\nquoted by a human")
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
 	ids := map[int64]string{}
-	for _, c := range h.srv.Comments(7) {
+	for _, c := range h.comments(7) {
 		ids[c.ID] = c.Body
 	}
 	if _, ok := ids[old]; ok {

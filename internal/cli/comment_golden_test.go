@@ -31,7 +31,7 @@ func TestComment_Golden(t *testing.T) {
 				tr.h.repo.commit(msg, map[string]string{fmt.Sprintf("lib/response%d.js", i): "module.exports = {}\n", "lib/links.js": fmt.Sprintf("// take %d\n", i)})
 				tr.push(7, "copilot/fix-login", map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
 			}
-			comments := tr.h.srv.Comments(7)
+			comments := tr.h.comments(7)
 			if len(comments) != 1 {
 				t.Fatalf("%d comments, want 1", len(comments))
 			}
@@ -82,7 +82,7 @@ func TestComment_FirstScreenCarriesTheRunnersUsefulLines(t *testing.T) {
 				writeFile(t, filepath.Join(tr.h.repo.dir, "runner-results"), string(data))
 				tr.push(7, "codex/fix", map[string]string{})
 			}
-			c := tr.h.srv.Comments(7)
+			c := tr.h.comments(7)
 			if len(c) != 1 {
 				t.Fatalf("%d comments", len(c))
 			}

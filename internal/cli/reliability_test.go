@@ -119,7 +119,7 @@ func TestReliability27_ConcurrentRunsConverge(t *testing.T) {
 				t.Errorf("round %d: %s exited %d", round, events[i].name, c)
 			}
 		}
-		if n := len(h.srv.Comments(pr.Number)); n != 1 {
+		if n := len(h.comments(pr.Number)); n != 1 {
 			t.Fatalf("round %d: %d comments on the pull request; want exactly one of ours", round, n)
 		}
 		if got, _ := h.srv.Ref("refs/tags/greenlight/checkpoint/S-3"); got != base {
@@ -144,7 +144,7 @@ func TestReliability28_ContainerWithoutGitOrHome(t *testing.T) {
 	if res.code != ExitTripped || res.outputs["tripped"] != "true" {
 		t.Fatalf("without git on PATH and without HOME: exit %d, outputs %v; want 42, tripped\n%s", res.code, res.outputs, res.stdout)
 	}
-	if n := len(h.srv.Comments(7)); n != 1 {
+	if n := len(h.comments(7)); n != 1 {
 		t.Errorf("%d comments; want the diagnostic posted once", n)
 	}
 }
@@ -297,7 +297,7 @@ func TestReliability05_MinimizedCommentIsNeverEdited(t *testing.T) {
 			t.Fatalf("exit %d; want 42\n%s", res.code, res.stdout)
 		}
 	}
-	comments := h.srv.Comments(7)
+	comments := h.comments(7)
 	if len(comments) != 2 || comments[0].ID != hidden || comments[0].Body != hiddenBody {
 		t.Fatalf("comments %+v; want the minimized one untouched and one new diagnostic", comments)
 	}

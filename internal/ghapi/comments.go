@@ -78,6 +78,26 @@ func (c *Client) CreateComment(ctx context.Context, pr int, body string) (breake
 	return toComment(cm), nil
 }
 
+// GetComment reads comment id back (GET /repos/{owner}/{repo}/issues/
+// comments/{comment_id}); a deleted comment is not found, not an error.
+// Edited is set when GitHub's updated_at is later than its created_at.
+func (c *Client) GetComment(ctx context.Context, id int64) (breaker.Comment, bool, error) {
+	var cm *github.IssueComment
+	_, err := c.call(fmt.Sprintf("read comment %d", id), func() (r *github.Response, err error) {
+		cm, r, err = c.gh.Issues.GetComment(ctx, c.owner, c.repo, id)
+		return r, err
+	})
+	if errors.Is(err, ErrNotFound) {
+		return breaker.Comment{}, false, nil
+	}
+	if err != nil {
+		return breaker.Comment{}, false, err
+	}
+	out := toComment(cm)
+	out.Edited = cm.GetUpdatedAt().After(cm.GetCreatedAt().Time)
+	return out, true, nil
+}
+
 // DeleteComment deletes comment id; one already gone is success.
 func (c *Client) DeleteComment(ctx context.Context, id int64) error {
 	_, err := c.call(fmt.Sprintf("delete comment %d", id), func() (r *github.Response, err error) {

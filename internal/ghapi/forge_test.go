@@ -130,11 +130,22 @@ func TestClient_CreateAndEditComment(t *testing.T) {
 	if err := c.EditComment(ctx, 424242, "x"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EditComment(missing): got %v, want ErrNotFound", err)
 	}
+	other, _ := c.CreateComment(ctx, 5, "untouched")
+	if got, found, err := c.GetComment(ctx, other.ID); err != nil || !found || got.Edited || got.Body != "untouched" {
+		t.Errorf("GetComment(a comment never edited) = %+v, %v, %v", got, found, err)
+	}
+	if got, found, err := c.GetComment(ctx, created.ID); err != nil || !found || !got.Edited || got.Body != "second" || got.Author != ghfake.BotLogin {
+		t.Errorf("GetComment(an edited comment) = %+v, %v, %v; want it edited, with its new body", got, found, err)
+	}
+	_ = c.DeleteComment(ctx, other.ID)
 	if err := c.DeleteComment(ctx, created.ID); err != nil || len(srv.Comments(5)) != 0 {
 		t.Errorf("DeleteComment: %v, comments left %v", err, srv.Comments(5))
 	}
 	if err := c.DeleteComment(ctx, created.ID); err != nil {
 		t.Errorf("DeleteComment(already gone): %v; want success", err)
+	}
+	if _, found, err := c.GetComment(ctx, created.ID); err != nil || found {
+		t.Errorf("GetComment(deleted) found %v, err %v; want not found, no error", found, err)
 	}
 }
 

@@ -102,6 +102,9 @@ type Reset struct {
 	Author string    `json:"author"`
 	Text   string    `json:"text"`
 	At     time.Time `json:"at"`
+	// CommentID is the maintainer's comment that asked for it: one comment
+	// gives one reset.
+	CommentID int64 `json:"comment_id,omitempty"`
 }
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and

@@ -209,6 +209,7 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	i := slices.IndexFunc(s.comments, func(c comment) bool { return c.ID == id })
 	if i >= 0 {
 		s.comments[i].Body = *in.Body
+		s.comments[i].Edits++
 	}
 	var c comment
 	if i >= 0 {
@@ -217,6 +218,41 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if i < 0 {
 		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments#update-an-issue-comment")
+		return
+	}
+	writeJSON(w, http.StatusOK, s.commentJSON(c))
+}
+
+// getIssuesPath routes GET issues/{number}/comments ("List issue
+// comments") and GET issues/comments/{comment_id} ("Get an issue
+// comment").
+func (s *Server) getIssuesPath(w http.ResponseWriter, r *http.Request) {
+	a, b := r.PathValue("a"), r.PathValue("b")
+	switch {
+	case a == "comments":
+		r.SetPathValue("id", b)
+		s.getComment(w, r)
+	case b == "comments":
+		r.SetPathValue("number", a)
+		s.listComments(w, r)
+	default:
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments")
+	}
+}
+
+// getComment answers GET issues/comments/{comment_id} ("Get an issue
+// comment"): the comment, or 404 once it was deleted.
+func (s *Server) getComment(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	s.mu.Lock()
+	i := slices.IndexFunc(s.comments, func(c comment) bool { return c.ID == id })
+	var c comment
+	if i >= 0 {
+		c = s.comments[i]
+	}
+	s.mu.Unlock()
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments#get-an-issue-comment")
 		return
 	}
 	writeJSON(w, http.StatusOK, s.commentJSON(c))

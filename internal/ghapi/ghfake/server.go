@@ -233,7 +233,9 @@ func (s *Server) routes() http.Handler {
 	handle("GET /pulls/{number}", s.getPull)
 	handle("GET /commits/{sha}/pulls", s.pullsForCommit)
 	handle("GET /pulls", s.listPulls)
-	handle("GET /issues/{number}/comments", s.listComments)
+	// GET issues/{number}/comments and GET issues/comments/{id} share a
+	// shape ServeMux cannot tell apart: one handler routes both.
+	handle("GET /issues/{a}/{b}", s.getIssuesPath)
 	handle("POST /issues/{number}/comments", s.createComment)
 	handle("PATCH /issues/comments/{id}", s.editComment)
 	handle("DELETE /issues/comments/{id}", s.deleteComment)

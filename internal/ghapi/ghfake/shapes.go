@@ -17,6 +17,9 @@ type comment struct {
 	Author    string
 	Body      string
 	Minimized bool // hidden by a human; GraphQL's isMinimized (REST cannot tell)
+	// Edits counts the changes of its body: GitHub moves updated_at past
+	// created_at on each ("Update an issue comment").
+	Edits int
 }
 
 type commit struct {
@@ -122,8 +125,9 @@ func (s *Server) commentJSON(c comment) map[string]any {
 	m["user"] = userJSON(c.Author)
 	m["body"] = c.Body
 	m["author_association"] = "NONE"
-	stamp := epoch.Add(time.Duration(c.ID-firstCommentID) * time.Second).Format(time.RFC3339)
-	m["created_at"], m["updated_at"] = stamp, stamp
+	created := epoch.Add(time.Duration(c.ID-firstCommentID) * time.Second)
+	m["created_at"] = created.Format(time.RFC3339)
+	m["updated_at"] = created.Add(time.Duration(c.Edits) * time.Minute).Format(time.RFC3339)
 	return m
 }
 

@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -173,4 +174,36 @@ func (s *Server) DeleteRef(ref string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.refs, strings.TrimPrefix(ref, "refs/"))
+}
+
+// EditCommentAs changes comment id's body as its author editing it on
+// GitHub would: updated_at moves past created_at.
+func (s *Server) EditCommentAs(id int64, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.comments {
+		if s.comments[i].ID == id {
+			s.comments[i].Body = body
+			s.comments[i].Edits++
+		}
+	}
+}
+
+// RemoveComment deletes comment id, as its author deleting it would.
+func (s *Server) RemoveComment(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.comments = slices.DeleteFunc(s.comments, func(c comment) bool { return c.ID == id })
+}
+
+// Comment returns comment id as the server holds it.
+func (s *Server) Comment(id int64) (breaker.Comment, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comments {
+		if c.ID == id {
+			return breaker.Comment{ID: c.ID, Author: c.Author, Body: c.Body, Edited: c.Edits > 0}, true
+		}
+	}
+	return breaker.Comment{}, false
 }

@@ -1,0 +1,62 @@
+package action_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// One maintainer comment gives exactly one reset (issue 30): the reset
+// records its comment; re-running the reset's workflow run (attempt 2,
+// the same payload) or redelivering the event after a new trip is
+// refused, and the circuit stays OPEN; a comment edited or deleted before
+// its run resets nothing.
+func TestReset_OneCommentOneReset(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"re-run of the workflow run", "event delivered again", "edited", "deleted"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t)
+			r.git("checkout", "-q", "-b", "copilot/fix-login")
+			r.tripOn(7, "copilot/fix-login")
+			event := r.commented(7, "alice", "/breaker reset copilot-fix-login")
+			id := event["comment"].(map[string]any)["id"].(int64)
+			switch how {
+			case "edited":
+				r.srv.EditCommentAs(id, "/breaker reset copilot-fix-login --rollback")
+			case "deleted":
+				r.srv.RemoveComment(id)
+			}
+			first := r.run("issue_comment", event)
+			if how == "edited" || how == "deleted" {
+				if first.Decision != nil || !strings.Contains(first.stdout, "Refused /breaker reset") {
+					t.Fatalf("a comment %s before its run: decision %v; want refused\n%s", how, first.Decision, first.stdout)
+				}
+				r.commit("Fix the login once more")
+				r.results(map[string]string{"TestLogin": "fail"})
+				r.open(7, "copilot/fix-login")
+				if o := r.push("copilot/fix-login"); o.state() != "OPEN" {
+					t.Errorf("the push after the refused reset: %q; want still OPEN\n%s", o.state(), o.stdout)
+				}
+				return
+			}
+			if first.state() != "CLOSED" {
+				t.Fatalf("the reset: %q\n%s", first.state(), first.stdout)
+			}
+			r.tripOn(7, "copilot/fix-login") // three more failing pushes: OPEN again
+			if how == "re-run of the workflow run" {
+				r.env = map[string]string{"GITHUB_RUN_ATTEMPT": "2"}
+			}
+			again := r.run("issue_comment", event)
+			r.env = nil
+			if again.Decision != nil || !strings.Contains(again.stdout, "Refused /breaker reset") {
+				t.Fatalf("the %s: decision %v; want refused\n%s", how, again.Decision, again.stdout)
+			}
+			r.commit("Fix the login once more")
+			r.results(map[string]string{"TestLogin": "fail"})
+			r.open(7, "copilot/fix-login")
+			if o := r.push("copilot/fix-login"); o.state() != "OPEN" {
+				t.Errorf("the push after the replayed reset: %q; want still OPEN\n%s", o.state(), o.stdout)
+			}
+		})
+	}
+}
