@@ -111,6 +111,7 @@ type loadSpec struct {
 	slice        string // "" = the input's
 	force        bool   // the pull cord
 	pr           int    // the pull request, for the ledger entry; 0 = none
+	fork         bool   // the pull request's head lives in a fork
 	// base is the commit the branch is read from, as the event or the API
 	// gives it: never a ref of the workspace, which the code under test can
 	// move. "" = the repository's default branch, from the API.
@@ -172,6 +173,11 @@ func (r *run) options(s loadSpec) (evaluate.Options, error) {
 // errDefaultBranch: a push to the default branch has no agent branch to judge.
 var errDefaultBranch = errors.New("the default branch")
 
+// errPullFromDefault: a pull request whose head is the default branch is
+// no agent's line of work; judging it would write entries on the commits
+// every other pull request is based on.
+var errPullFromDefault = errors.New("the pull request's head is the default branch: the breaker judges an agent's branch, never the default branch, whose commits are every pull request's base")
+
 // judgeWith reads the ledger (with the tags and the comments), loads the
 // branch once and decides with the remote tags of the slice.
 func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, breaker.Decision, remoteRefs, error) {
@@ -185,6 +191,9 @@ func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, brea
 	rs := *r.state
 	if s.pr == 0 && s.branch != "" && s.branch == rs.defaultBranch {
 		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, errDefaultBranch
+	}
+	if s.pr != 0 && !s.fork && s.branch != "" && s.branch == rs.defaultBranch {
+		return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, errPullFromDefault
 	}
 	s.baseFailing, s.baseObserved = baseObservation(ctx, r, s)
 	snap, err := r.load(ctx, s)

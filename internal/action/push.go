@@ -57,12 +57,18 @@ func onPullRequest(ctx context.Context, r *run, action string, pr breaker.PullRe
 func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullRequest, baseSource string) Outcome {
 	spec := loadSpec{head: head, branch: branch}
 	if pr != nil {
-		spec.pr = pr.Number
+		spec.pr, spec.fork = pr.Number, pr.Fork
 		spec.base, spec.baseRef, spec.baseSource = pr.BaseSHA, pr.BaseRef, baseSource
 	}
 	snap, d, refs, err := judgeWith(ctx, r, spec)
 	if errors.Is(err, errDefaultBranch) {
 		return observeBase(ctx, r, head, branch)
+	}
+	if errors.Is(err, errPullFromDefault) {
+		// A failed check that says why; its entry is an infra one, never
+		// counted and never the base's.
+		writeFailedCheck(ctx, r, head, "a pull request from the default branch "+branch, err)
+		return r.fail("refused to judge the pull request", err)
 	}
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)

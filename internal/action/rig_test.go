@@ -110,18 +110,42 @@ func (r *rig) results(statuses map[string]string) {
 	}
 }
 
-// open makes pull request number from branch at its head, with the
-// branch's own commits (main..head) as its commits, as GitHub lists them.
-func (r *rig) open(number int, branch string) {
+// open makes pull request number from branch at its head into main, with
+// the branch's own commits (main..head) as its commits, as GitHub lists
+// them.
+func (r *rig) open(number int, branch string) breaker.PullRequest {
+	r.t.Helper()
+	return r.openInto(number, branch, "main")
+}
+
+// openInto is open with another base branch.
+func (r *rig) openInto(number int, branch, base string) breaker.PullRequest {
 	r.t.Helper()
 	head := r.git("rev-parse", branch)
-	r.srv.AddPullRequest(breaker.PullRequest{Number: number, HeadSHA: head, HeadRef: branch, BaseRef: "main",
-		BaseSHA: r.git("rev-parse", "main"), Author: "agent-bot"})
+	pr := breaker.PullRequest{Number: number, HeadSHA: head, HeadRef: branch, BaseRef: base,
+		BaseSHA: r.git("rev-parse", base), Author: "agent-bot", State: "open"}
+	r.srv.AddPullRequest(pr)
 	var own []string
-	if out := r.git("rev-list", "--reverse", "main.."+head); out != "" {
+	if out := r.git("rev-list", "--reverse", base+".."+head); out != "" {
 		own = strings.Fields(out)
 	}
 	r.srv.SetPullRequestCommits(number, own)
+	return pr
+}
+
+// pullRequest runs the Action on a pull_request event (opened or
+// synchronize) for pr, as GitHub sends it.
+func (r *rig) pullRequest(action string, pr breaker.PullRequest) outcome {
+	r.t.Helper()
+	p := r.payload("pull_request." + action + ".json")
+	p["action"], p["number"] = action, pr.Number
+	pl := p["pull_request"].(map[string]any)
+	pl["number"], pl["state"] = pr.Number, "open"
+	head, base := pl["head"].(map[string]any), pl["base"].(map[string]any)
+	head["sha"], head["ref"] = pr.HeadSHA, pr.HeadRef
+	head["repo"].(map[string]any)["full_name"] = r.srv.Owner() + "/" + r.srv.Repo()
+	base["sha"], base["ref"] = pr.BaseSHA, pr.BaseRef
+	return r.run("pull_request", p)
 }
 
 // close closes pull request number, unmerged.

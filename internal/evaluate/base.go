@@ -32,7 +32,7 @@ func BaseEntry(ctx context.Context, opts Options, head string) (ledger.Entry, er
 	if run.ObservedAt.IsZero() {
 		run.ObservedAt = time.Now().UTC()
 	}
-	e := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: run.ObservedAt.UTC(), RunID: run.RunID, Event: run.Event,
+	e := ledger.Entry{Schema: ledger.Schema, Kind: ledger.KindBase, Head: head, ObservedAt: run.ObservedAt.UTC(), RunID: run.RunID, Event: run.Event,
 		Branch: run.Branch, Tests: []ledger.Test{}, Verdict: ledger.Verdict{State: breaker.StateClosed}}
 	if rep.Infra != "" {
 		infra := rep.Infra
@@ -52,14 +52,18 @@ func BaseEntry(ctx context.Context, opts Options, head string) (ledger.Entry, er
 	return e, nil
 }
 
-// BaseFailures are the tests failing in the newest of the entries written
-// at head (the base commit) that observed its tests: what fails on the
-// base. ok is false when no entry there ran the tests.
+// BaseFailures are the tests failing in the newest of the base
+// observations written at head (the base commit; ledger.KindBase, by a run
+// on a push to the default branch) that observed its tests: what fails on
+// the base. A judged entry at that commit (a pull request whose head it
+// was, a branch run) is never the base's observation, so a pull request
+// cannot declare its own failures the base's. ok is false when no base
+// observation there ran the tests.
 func BaseFailures(entries []ledger.Entry, head string) (failing map[string]bool, ok bool) {
 	var newest *ledger.Entry
 	for i := range entries {
 		e := &entries[i]
-		if !strings.EqualFold(e.Head, head) || e.Infra != nil {
+		if e.Kind != ledger.KindBase || !strings.EqualFold(e.Head, head) || e.Infra != nil {
 			continue
 		}
 		if newest == nil || e.ObservedAt.After(newest.ObservedAt) {

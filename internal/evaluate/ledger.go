@@ -191,6 +191,8 @@ func ledgerPushes(l Ledger, names []string, run Run, line map[string]bool) ([]br
 			info.Tampered = append(info.Tampered, e.Head)
 		}
 		switch {
+		case e.Kind == ledger.KindBase:
+			continue // the default branch's observation: no push of any line
 		case run.Belongs(e):
 		case line[strings.ToLower(e.Head)]:
 			e.Reset = nil

@@ -21,9 +21,17 @@ import (
 // meaning or disappears.
 const Schema = "greenlight-ledger/v2"
 
+// KindBase marks an observation of the default branch (a push to it):
+// the only kind of entry a pull request reads as what fails on its base.
+const KindBase = "base"
+
 // Entry is what CI observed at one pushed head.
 type Entry struct {
-	Schema     string    `json:"schema"`
+	Schema string `json:"schema"`
+	// Kind is KindBase for an observation of the default branch, written
+	// by a run on a push to it; "" for a judged head. Inside the MAC: a
+	// judged entry never passes for the base's.
+	Kind       string    `json:"kind,omitempty"`
 	Head       string    `json:"head"`
 	ObservedAt time.Time `json:"observed_at"`
 	RunID      int64     `json:"run_id"`
@@ -316,6 +324,9 @@ func decodeJSON(s string) (Entry, error) {
 	}
 	if !validSHA(e.Head) {
 		return Entry{}, fmt.Errorf("head %q is not a commit id", e.Head)
+	}
+	if e.Kind != "" && e.Kind != KindBase {
+		return Entry{}, fmt.Errorf("kind %q, want %q or none", e.Kind, KindBase)
 	}
 	if len(e.PrevHeads) > MaxPrevHeads {
 		return Entry{}, fmt.Errorf("%d earlier heads, over the %d bound", len(e.PrevHeads), MaxPrevHeads)
