@@ -45,14 +45,16 @@ func onWorkflowRun(ctx context.Context, r *run, action string, wr actionenv.Work
 	}
 	switch wr.Conclusion {
 	case "cancelled", "skipped":
-		// The tested run did not finish for reasons outside the agent's
-		// code (GitHub's conclusion): its head is not counted.
+		// The tested run is the agent's workflow: it may cancel itself after
+		// uploading failing results. What it uploaded is judged; nothing
+		// uploaded is results missing, counted like any other.
 		r.in.TestsOutcome = wr.Conclusion
 	}
 	dir, cleanup, err := unpackResults(ctx, r, wr.ID)
 	switch {
 	case err != nil && r.in.TestsOutcome != "":
-		r.note("the tested run was %s and left no readable results (%v): this head is not counted", wr.Conclusion, err)
+		r.note("the tested run was %s and left no readable results (%v): counted as a push without results", wr.Conclusion, err)
+		r.in.Results = nil // never the workspace's files: the tested run's artifact is the only source
 	case err != nil:
 		return r.fail("cannot read the tested run's results", err)
 	default:

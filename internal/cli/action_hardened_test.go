@@ -286,3 +286,56 @@ func TestAction_WorkflowRunNeedsItsArtifact(t *testing.T) {
 		t.Errorf("no artifact: exit %d\n%s", res.code, res.stdout)
 	}
 }
+
+// The tested run is the agent's workflow, which may cancel itself (issue
+// 30): a run cancelled after uploading failing results is judged on them
+// and the third trips; three cancelled runs that left no artifact, after
+// a run that had results, trip no_results, each a failed check.
+func TestAction_WorkflowRunCancelledIsStillJudged(t *testing.T) {
+	t.Parallel()
+	junit := `<testsuite name="users"><testcase classname="users" name="` + testDup + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`
+	for _, uploaded := range []bool{true, false} {
+		t.Run(map[bool]string{true: "failing results uploaded", false: "no results"}[uploaded], func(t *testing.T) {
+			t.Parallel()
+			h := newActionHarness(t)
+			h.inputs["results-artifact"] = "test-results"
+			h.inputs["results"] = "reports/*.xml"
+			h.env["RUNNER_TEMP"] = t.TempDir()
+			h.advance = true
+			h.repo.git("checkout", "-q", "-b", "agent/S-3")
+			runs := 3
+			if !uploaded {
+				// One honest run with results first: results missing after
+				// results is what counts.
+				head := h.repo.attempt("S-3", testDup, "strategy 0")
+				passing := `<testsuite name="users"><testcase classname="users" name="` + testDup + `"/></testsuite>`
+				h.srv.AddArtifact(4999, "test-results", zipOf(t, map[string]string{"reports/junit.xml": passing}))
+				if res := h.run("workflow_run", workflowRunEvent(t, 4999, h.openPR(head))); res.code != ExitClosed {
+					t.Fatalf("the run with results: exit %d\n%s", res.code, res.stdout)
+				}
+			}
+			var res actionResult
+			for i := range runs {
+				head := h.repo.attempt("S-3", testDup, "strategy "+strconv.Itoa(i+1))
+				pr := h.openPR(head)
+				runID := int64(5000 + i)
+				if uploaded {
+					h.srv.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": junit}))
+				}
+				ev := workflowRunEvent(t, runID, pr)
+				setPath(ev, "workflow_run.conclusion", "cancelled")
+				res = h.run("workflow_run", ev)
+				if want := []int{ExitClosed, ExitClosed, ExitTripped}[i]; res.code != want {
+					t.Fatalf("cancelled run %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+				}
+				all := h.srv.CheckRuns()
+				if c := all[len(all)-1].Conclusion; c == "neutral" || (c == "success" && !uploaded) {
+					t.Errorf("cancelled run %d: check %q; a cancelled run is never neutral", i+1, c)
+				}
+			}
+			if !uploaded && res.outputs["trip-reason"] != "no_results" {
+				t.Errorf("trip reason %q, want no_results", res.outputs["trip-reason"])
+			}
+		})
+	}
+}

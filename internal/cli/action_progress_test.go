@@ -102,8 +102,10 @@ func TestProgress_LyingPassClaimsFromTheLedger(t *testing.T) {
 
 // Missing results fail closed: after pushes with results, a glob that
 // matches nothing (a typo) is a failed check every time and trips
-// no_results on the third; a run the tests step reports cancelled is not
-// counted; a literal path that is missing is the same, with a check run.
+// no_results on the third; a literal path that is missing is the same,
+// with a check run; a run the tests step reports cancelled that left no
+// results is results missing too (the agent's workflow may cancel itself),
+// and one that left results is judged on them.
 func TestResults_MissingFailClosed(t *testing.T) {
 	t.Parallel()
 	l := newLedgerRun(t, "agent/fix")
@@ -143,13 +145,20 @@ func TestResults_MissingFailClosed(t *testing.T) {
 	}
 	c.h.inputs["tests-outcome"] = "cancelled"
 	res, _ = c.push(nil)
-	c.want(res, ExitClosed, "") // cancelled: not the third
-	if runs := c.h.srv.CheckRuns(); runs[len(runs)-1].Conclusion != "neutral" {
-		t.Errorf("a cancelled run's check is %q, want neutral", runs[len(runs)-1].Conclusion)
+	c.want(res, ExitTripped, "no_results") // cancelled without results: the third
+	if runs := c.h.srv.CheckRuns(); runs[len(runs)-1].Conclusion != "failure" {
+		t.Errorf("a cancelled run without results: check %q, want failure", runs[len(runs)-1].Conclusion)
 	}
-	delete(c.h.inputs, "tests-outcome")
-	res, _ = c.push(nil)
-	c.want(res, ExitTripped, "no_results")
+
+	k := newLedgerRun(t, "agent/fix")
+	k.h.advance = true
+	k.h.inputs["tests-outcome"] = "cancelled"
+	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+		res, _ = k.push(map[string]string{"TestLogin": "fail"})
+		if res.code != want {
+			t.Fatalf("cancelled after uploading failing results, push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+		}
+	}
 }
 
 // Three pushes that do not build (go test -json's build-fail, from a real

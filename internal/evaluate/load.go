@@ -43,9 +43,10 @@ type Options struct {
 	NamedResultsAnywhere bool
 	Graph                string // GRAPH.json path relative to RepoDir; "" = DefaultGraph if present
 	// TestsOutcome is the tests step's outcome when the caller knows it
-	// (the tests-outcome input, or a workflow_run's conclusion):
-	// "cancelled" or "skipped" make the head one whose tests did not run
-	// for reasons outside the agent's code, not counted.
+	// (the tests-outcome input, or a workflow_run's conclusion). Results
+	// are judged whatever it is; "cancelled" or "skipped" without results
+	// is results missing (no_results), since the agent's own workflow can
+	// cancel itself.
 	TestsOutcome string
 	Policy       breaker.Policy
 	Force        bool   // build the diagnostic whatever the counts
@@ -277,11 +278,23 @@ func testNames(p breaker.Policy, commits []breaker.Commit) []string {
 // tests did not run (infra); an unreadable result file is an error, never
 // green.
 func readResults(ctx context.Context, ws *workspace.Workspace, opts Options) (testresult.Report, error) {
-	switch strings.ToLower(strings.TrimSpace(opts.TestsOutcome)) {
-	case "cancelled", "skipped":
-		return testresult.Report{Infra: "the tests step was " + strings.ToLower(opts.TestsOutcome) + " (tests-outcome), outside the agent's code",
-			InfraKind: breaker.InfraCancelled}, nil
+	rep, err := readResultFiles(ctx, ws, opts)
+	switch outcome := strings.ToLower(strings.TrimSpace(opts.TestsOutcome)); {
+	case err != nil || (outcome != "cancelled" && outcome != "skipped"):
+		return rep, err
+	case rep.Infra != "":
+		// A cancelled or skipped run is the agent's workflow's to cancel: it
+		// left no results, and that counts as results missing (three such
+		// pushes in a row trip no_results), never a neutral head forever.
+		rep.Infra = "the tests step was " + outcome + " (tests-outcome) and left no results: " + rep.Infra
+		rep.InfraKind = breaker.InfraNoResults
 	}
+	// Results it did leave are judged whatever its conclusion.
+	return rep, nil
+}
+
+// readResultFiles reads the result files the options name.
+func readResultFiles(ctx context.Context, ws *workspace.Workspace, opts Options) (testresult.Report, error) {
 	if len(opts.Results) == 0 {
 		return testresult.Report{Infra: "no test results were given (--results / the results input)", InfraKind: breaker.InfraNoResults}, nil
 	}
