@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,7 +56,78 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	for _, n := range read.Notes {
 		r.note("%s", n)
 	}
+	if err := verifyResets(ctx, r, pr, rs.ledger.Entries, st.Pushers); err != nil {
+		return remoteState{}, err
+	}
 	return rs, nil
+}
+
+// verifyResets keeps a reset record of the ledger only when the comment
+// it names still verifies at read time (issue 30): a comment on this pull
+// request, unedited, a /breaker reset of the entry's slice, by the person
+// the record names, who still has write access and is not the agent; and
+// each comment once, the first record that names it. Any other record's
+// reset is dropped and named: without a ledger key an agent that shares
+// the breaker's identity can write an entry, never a maintainer's comment.
+// It reads each named comment once (resets are rare: a call or two a run).
+func verifyResets(ctx context.Context, r *run, pr int, entries []ledger.Entry, pushers []string) error {
+	used := map[int64]bool{}
+	for i := range entries {
+		e := &entries[i]
+		if e.Reset == nil || (pr > 0 && e.PR != pr) {
+			continue
+		}
+		why, err := resetUnverified(ctx, r, pr, *e, pushers, used)
+		if err != nil {
+			return fmt.Errorf("verify the reset recorded at %s: %w", breaker.ShortSHA(e.Head), err)
+		}
+		if why != "" {
+			r.note("the reset of slice %s recorded at %s is not honoured: %s", e.Slice, breaker.ShortSHA(e.Head), why)
+			e.Reset = nil
+			continue
+		}
+		used[e.Reset.CommentID] = true
+	}
+	return nil
+}
+
+// resetUnverified says why a reset record does not verify ("" when it
+// does).
+func resetUnverified(ctx context.Context, r *run, pr int, e ledger.Entry, pushers []string, used map[int64]bool) (string, error) {
+	id := e.Reset.CommentID
+	switch {
+	case id <= 0:
+		return "it names no comment", nil
+	case used[id]:
+		return fmt.Sprintf("comment %d already gave a reset", id), nil
+	}
+	c, found, err := r.forge.GetComment(ctx, id)
+	switch {
+	case err != nil:
+		return "", err
+	case !found:
+		return fmt.Sprintf("comment %d no longer exists", id), nil
+	case c.Edited:
+		return fmt.Sprintf("comment %d was edited", id), nil
+	case pr > 0 && c.Issue != 0 && c.Issue != pr:
+		return fmt.Sprintf("comment %d is on #%d", id, c.Issue), nil
+	case !breaker.SameLogin(c.Author, e.Reset.Author):
+		return fmt.Sprintf("comment %d is by %s, not %s", id, c.Author, e.Reset.Author), nil
+	case slices.ContainsFunc(pushers, func(p string) bool { return breaker.SameLogin(p, c.Author) }):
+		return fmt.Sprintf("comment %d is by %s, who wrote or pushed commits of the pull request", id, c.Author), nil
+	}
+	cmd, ok := parseCommand(c.Body)
+	if !ok || cmd.kind != cmdReset || (cmd.slice != "" && cmd.slice != e.Slice) {
+		return fmt.Sprintf("comment %d is not a /breaker reset of slice %s", id, e.Slice), nil
+	}
+	perm, err := r.forge.Permission(ctx, c.Author)
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(writerPermissions, perm) {
+		return fmt.Sprintf("%s has %s permission now", c.Author, perm), nil
+	}
+	return "", nil
 }
 
 // maxPrevRounds bounds the rounds of following earlier heads: each entry

@@ -22,6 +22,8 @@ type Comment struct {
 	ID     int64
 	Author string
 	Body   string
+	// Issue is the issue or pull request it is on, when GitHub said.
+	Issue int
 	// Edited says GitHub records a change of the comment after it was
 	// created (its updated_at is later than its created_at); set by a
 	// comment read back one at a time.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -95,6 +97,9 @@ func (c *Client) GetComment(ctx context.Context, id int64) (breaker.Comment, boo
 	}
 	out := toComment(cm)
 	out.Edited = cm.GetUpdatedAt().After(cm.GetCreatedAt().Time)
+	if i := strings.LastIndexByte(cm.GetIssueURL(), '/'); i >= 0 {
+		out.Issue, _ = strconv.Atoi(cm.GetIssueURL()[i+1:])
+	}
 	return out, true, nil
 }
 

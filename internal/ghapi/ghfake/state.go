@@ -207,3 +207,15 @@ func (s *Server) Comment(id int64) (breaker.Comment, bool) {
 	}
 	return breaker.Comment{}, false
 }
+
+// CommentsByAuthor returns the comments on pull request pr by login,
+// oldest first.
+func (s *Server) CommentsByAuthor(pr int, login string) []breaker.Comment {
+	var out []breaker.Comment
+	for _, c := range s.Comments(pr) {
+		if c.Author == login {
+			out = append(out, c)
+		}
+	}
+	return out
+}
