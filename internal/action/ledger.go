@@ -52,7 +52,7 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	if followed > 0 {
 		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", followed)
 	}
-	rs.ledger.Entries, rs.ledger.Tampered = read.Entries, read.Tampered
+	rs.ledger.Entries, rs.ledger.Tampered, rs.ledger.TamperedIDs = read.Entries, read.Tampered, read.TamperedIDs
 	for _, n := range read.Notes {
 		r.note("%s", n)
 	}
@@ -139,13 +139,15 @@ const maxPrevRounds = 8
 // breaker's own app, oldest first, the heads whose record was rewritten,
 // and what the reader ignored or found rewritten.
 type Decoded struct {
-	Entries   []ledger.Entry
-	Tampered  []string
-	Notes     []string
-	others    int
-	appID     int64
-	checkName string
-	seen      map[int64]bool // check run ids decoded
+	Entries  []ledger.Entry
+	Tampered []string
+	// TamperedIDs are the ids of the check runs of Tampered, in order.
+	TamperedIDs []int64
+	Notes       []string
+	others      int
+	appID       int64
+	checkName   string
+	seen        map[int64]bool // check run ids decoded
 }
 
 // add decodes runs into the ledger, each once (a run read twice, as a
@@ -161,9 +163,10 @@ func (d *Decoded) add(runs []CheckRunText) {
 			fresh = append(fresh, run)
 		}
 	}
-	entries, tampered, notes, others := decodeRuns(fresh, d.appID)
+	entries, tampered, ids, notes, others := decodeRuns(fresh, d.appID)
 	d.Entries = append(d.Entries, entries...)
 	d.Tampered = append(d.Tampered, tampered...)
+	d.TamperedIDs = append(d.TamperedIDs, ids...)
 	d.Notes = append(d.Notes, notes...)
 	d.others += others
 }
@@ -294,7 +297,7 @@ func DecodeLedger(runs []CheckRunText, appID int64, checkName string) (entries [
 
 // decodeRuns reads the entries of the breaker's own app out of runs; it
 // counts the runs of other apps it ignored.
-func decodeRuns(runs []CheckRunText, appID int64) (entries []ledger.Entry, tampered, notes []string, others int) {
+func decodeRuns(runs []CheckRunText, appID int64) (entries []ledger.Entry, tampered []string, ids []int64, notes []string, others int) {
 	for _, run := range runs {
 		if !ownApp(run, appID) {
 			others++
@@ -304,15 +307,16 @@ func decodeRuns(runs []CheckRunText, appID int64) (entries []ledger.Entry, tampe
 		switch {
 		case err != nil:
 			notes = append(notes, fmt.Sprintf("check run %d on %s holds no readable ledger entry (%v): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), err))
-			tampered = append(tampered, run.HeadSHA)
+			tampered, ids = append(tampered, run.HeadSHA), append(ids, run.ID)
 		case !strings.EqualFold(e.Head, run.HeadSHA):
 			notes = append(notes, fmt.Sprintf("check run %d on %s holds the entry of another commit (%s): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), breaker.ShortSHA(e.Head)))
-			tampered = append(tampered, run.HeadSHA)
+			tampered, ids = append(tampered, run.HeadSHA), append(ids, run.ID)
 		default:
+			e.CheckRunID = run.ID
 			entries = append(entries, e)
 		}
 	}
-	return entries, tampered, notes, others
+	return entries, tampered, ids, notes, others
 }
 
 // ownApp says whether a check run was written by the breaker's identity.

@@ -83,6 +83,10 @@ func Evaluate(in Input) Decision {
 			e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", pt.recorded.TripReason)
 		}
 	}
+	if len(in.Ledger.SetAside) > 0 {
+		e.notef("check runs of the breaker's name that did not verify, written before the verified reset, are set aside by it: %s",
+			strings.Join(shortAll(in.Ledger.SetAside), ", "))
+	}
 	if len(in.Ledger.Tampered) > 0 {
 		t.reason, t.test = TripLedgerTampered, ""
 		e.notef("ledger entries that do not verify with the ledger key (someone rewrote CI's evidence): %s",

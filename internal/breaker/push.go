@@ -112,6 +112,9 @@ type LedgerInfo struct {
 	Verified bool     // every entry's MAC verified
 	Source   string   // "check-runs", "file", or "none"
 	Tampered []string // heads whose entry did not verify
+	// SetAside are heads whose record did not verify, written before a
+	// verified reset of this pull request: reported, no longer a trip.
+	SetAside []string
 }
 
 // pushTally is the fold of the observed pushes of a slice.

@@ -20,6 +20,9 @@ type Ledger struct {
 	// run of the breaker's own app with no readable entry): they trip
 	// ledger_tampered with or without a key.
 	Tampered []string
+	// TamperedIDs are the check run ids of Tampered, when the reader knew
+	// them (0 otherwise): a verified reset sets aside those before it.
+	TamperedIDs []int64
 }
 
 // Run describes this run, for the entry it writes.
@@ -177,10 +180,26 @@ func inLine(e ledger.Entry, run Run, line map[string]bool) bool {
 // another pull request or branch wrote brings its failures and an OPEN
 // verdict, never its reset or a CLOSED verdict.
 func ledgerPushes(l Ledger, names []string, run Run, line map[string]bool) ([]breaker.Push, breaker.LedgerInfo) {
-	info := breaker.LedgerInfo{Entries: len(l.Entries), Signed: l.Key != nil, Source: l.Source,
-		Tampered: append([]string(nil), l.Tampered...)}
+	info := breaker.LedgerInfo{Entries: len(l.Entries), Signed: l.Key != nil, Source: l.Source}
 	if info.Source == "" {
 		info.Source = "none"
+	}
+	// A verified reset of this pull request sets aside every record that
+	// did not verify before it (by check run id: GitHub's grow with time):
+	// the maintainer saw the tampering reported and reset anyway. Named,
+	// never a permanent lock on a person's pull request.
+	var resetID int64
+	for _, e := range l.Entries {
+		if e.Reset != nil && run.Belongs(e) && (l.Key == nil || ledger.Verify(e, l.Key)) {
+			resetID = max(resetID, e.CheckRunID)
+		}
+	}
+	for i, h := range l.Tampered {
+		if i < len(l.TamperedIDs) && l.TamperedIDs[i] > 0 && l.TamperedIDs[i] < resetID {
+			info.SetAside = append(info.SetAside, h)
+			continue
+		}
+		info.Tampered = append(info.Tampered, h)
 	}
 	entries := append([]ledger.Entry(nil), l.Entries...)
 	ledger.Sort(entries)
@@ -188,6 +207,10 @@ func ledgerPushes(l Ledger, names []string, run Run, line map[string]bool) ([]br
 	var kept []ledger.Entry
 	for _, e := range entries {
 		if l.Key != nil && !ledger.Verify(e, l.Key) {
+			if e.CheckRunID > 0 && e.CheckRunID < resetID {
+				info.SetAside = append(info.SetAside, e.Head)
+				continue
+			}
 			info.Tampered = append(info.Tampered, e.Head)
 		}
 		switch {

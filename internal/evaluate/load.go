@@ -191,11 +191,14 @@ func (s Snapshot) Decide(refs breaker.Refs) breaker.Decision {
 
 // DecideReset decides as the run that records a verified reset of slice at
 // its head: this run's push carries the reset record, so every push
-// observed up to it is prior.
+// observed up to it is prior, and every record that did not verify was
+// written before it: set aside, as later runs will (ledgerPushes).
 func (s Snapshot) DecideReset(refs breaker.Refs, slice string, rec breaker.ResetRecord) breaker.Decision {
 	in := s.input
 	in.Refs = refs
 	in.Slice = slice
+	in.Ledger.SetAside = append(slices.Clone(in.Ledger.SetAside), in.Ledger.Tampered...)
+	in.Ledger.Tampered = nil
 	in.Pushes = slices.Clone(in.Pushes)
 	last := len(in.Pushes) - 1
 	in.Pushes[last].Slice, in.Pushes[last].Reset = slice, &rec

@@ -90,6 +90,10 @@ type Entry struct {
 	// a pass after a failure is what tells progress from oscillation. Not
 	// written: the writer's hint to Encode.
 	History map[string]bool `json:"-"`
+	// CheckRunID is the id of the check run the entry was read from, set
+	// by the reader (GitHub's ids grow with time): what orders a record
+	// that did not verify against a reset. Not written.
+	CheckRunID int64 `json:"-"`
 	// KnownNames, when set, are the full names of every test of the run:
 	// Encode writes their filter in Known, sized to the room the entry
 	// leaves. Not written: the writer's hint to Encode.
