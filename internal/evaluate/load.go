@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -163,7 +164,13 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 			defer gws.Close()
 		}
 	}
-	if in.Scope, err = loadScope(gws, opts.Graph); err != nil {
+	prefix := ""
+	if top := repo.WorkTree(); opts.Graph != "" && top != "" && !sameDir(top, opts.RepoDir) {
+		if p, err := filepath.Rel(top, opts.RepoDir); err == nil && filepath.IsLocal(p) {
+			prefix = filepath.ToSlash(p)
+		}
+	}
+	if in.Scope, err = loadScope(gws, opts.Graph, baseFiles(repo, lg.BaseSHA, prefix)); err != nil {
 		return Snapshot{}, err
 	}
 	in.Phase, in.Threshold = opts.Phase, opts.Threshold
@@ -320,9 +327,12 @@ func readResultFiles(ctx context.Context, ws *workspace.Workspace, opts Options)
 
 // loadScope loads the slice graph: the named one (an error when missing),
 // else the default one when it exists, else a disabled lock that says why.
-// Both the graph and CONTRACTS.md beside it are read through the workspace:
-// relative to the repository, contained and capped.
-func loadScope(ws *workspace.Workspace, name string) (breaker.ScopeSource, error) {
+// The workspace checks the path (relative to the repository, contained);
+// the graph and CONTRACTS.md beside it are read from the base commit
+// (read), never the head: the branch is the agent's, and a lock it could
+// delete or widen would be no lock (issue 30). A change to either on the
+// branch is an out-of-scope change like any other.
+func loadScope(ws *workspace.Workspace, name string, read func(rel string, max int64) ([]byte, error)) (breaker.ScopeSource, error) {
 	explicit := name != ""
 	if !explicit {
 		name = DefaultGraph
@@ -331,19 +341,30 @@ func loadScope(ws *workspace.Workspace, name string) (breaker.ScopeSource, error
 	if err != nil {
 		return nil, fmt.Errorf("slice graph (--graph / the graph input): %w", err)
 	}
-	graph, err := ws.ReadFile(rel, workspace.MaxGraphBytes)
+	graph, err := read(rel, workspace.MaxGraphBytes)
 	switch {
-	case errors.Is(err, workspace.ErrNotExist) && !explicit:
-		return scope.None(fmt.Sprintf("no slice graph at %s: scope lock off", rel)), nil
+	case errors.Is(err, gitlog.ErrNoFile) && !explicit:
+		return scope.None(fmt.Sprintf("no slice graph at %s on the base: scope lock off", rel)), nil
 	case err != nil:
-		return nil, fmt.Errorf("read the slice graph (--graph / the graph input): %w", err)
+		return nil, fmt.Errorf("read the slice graph (--graph / the graph input) from the base commit: %w", err)
 	}
 	contractsPath := path.Join(path.Dir(rel), "CONTRACTS.md")
-	contracts, err := ws.ReadFile(contractsPath, workspace.MaxContractsBytes)
-	if err != nil && !errors.Is(err, workspace.ErrNotExist) {
-		return nil, fmt.Errorf("read the contracts beside %s: %w", rel, err)
+	contracts, err := read(contractsPath, workspace.MaxContractsBytes)
+	if err != nil && !errors.Is(err, gitlog.ErrNoFile) {
+		return nil, fmt.Errorf("read the contracts beside %s from the base commit: %w", rel, err)
 	}
 	return scope.Parse(rel, graph, contracts)
+}
+
+// baseFiles reads files of the base commit, at prefix (the workspace's
+// place in the repository).
+func baseFiles(repo *gitlog.Repo, base, prefix string) func(rel string, max int64) ([]byte, error) {
+	return func(rel string, max int64) ([]byte, error) {
+		if base == "" {
+			return nil, fmt.Errorf("%s: no base commit to read it from", rel)
+		}
+		return repo.FileAt(base, path.Join(prefix, rel), max)
+	}
 }
 
 // baseOf names the base the branch was read from.
