@@ -44,6 +44,10 @@ func readState(ctx context.Context, r *run, pr int, branch string) (remoteState,
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {
 		rs.ledger.Key = []byte(r.in.LedgerKey)
+	} else {
+		r.note("no ledger-key: any workflow of this repository whose token may write checks writes check runs as the breaker does, " +
+			"so the breaker cannot tell its ledger entries (failures, verdicts) from forged ones; resets are still verified against their comments. " +
+			"The hardened deployment (README) keeps a key where the agent's code never runs")
 	}
 	read, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch, Commits: st.Commits})
 	if err != nil {
