@@ -46,10 +46,7 @@ func TestReset_AForgedResetRecordIsNotHonoured(t *testing.T) {
 			r.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: head, Conclusion: "success",
 				Text: "The ledger entry of this head.\n\n" + block, AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
 
-			r.commit("Fix the login once more")
-			r.results(map[string]string{"TestLogin": "fail"})
-			r.open(7, "copilot/fix-login")
-			if o := r.push("copilot/fix-login"); o.state() != "OPEN" {
+			if o := r.failingPush(7, "copilot/fix-login"); o.state() != "OPEN" {
 				t.Errorf("the push after a forged reset naming %s: %q; want still OPEN\n%s", names, o.state(), o.stdout)
 			}
 		})

@@ -83,6 +83,16 @@ func TestLine_RenamingTheBranchDoesNotCloseTheCircuit(t *testing.T) {
 	}
 }
 
+// failingPush has the agent push one more fix to pull request number
+// from branch while TestLogin still fails, and runs the Action on it.
+func (r *rig) failingPush(number int, branch string) outcome {
+	r.t.Helper()
+	r.commit("Fix the login once more")
+	r.results(map[string]string{"TestLogin": "fail"})
+	r.open(number, branch)
+	return r.push(branch)
+}
+
 // tripOn has the agent fail three pushes on pull request number from
 // branch, with no trailers: OPEN, no_progress. It returns the last head.
 func (r *rig) tripOn(number int, branch string) string {

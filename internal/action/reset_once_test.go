@@ -31,10 +31,7 @@ func TestReset_OneCommentOneReset(t *testing.T) {
 				if first.Decision != nil || !strings.Contains(first.stdout, "Refused /breaker reset") {
 					t.Fatalf("a comment %s before its run: decision %v; want refused\n%s", how, first.Decision, first.stdout)
 				}
-				r.commit("Fix the login once more")
-				r.results(map[string]string{"TestLogin": "fail"})
-				r.open(7, "copilot/fix-login")
-				if o := r.push("copilot/fix-login"); o.state() != "OPEN" {
+				if o := r.failingPush(7, "copilot/fix-login"); o.state() != "OPEN" {
 					t.Errorf("the push after the refused reset: %q; want still OPEN\n%s", o.state(), o.stdout)
 				}
 				return
@@ -51,10 +48,7 @@ func TestReset_OneCommentOneReset(t *testing.T) {
 			if again.Decision != nil || !strings.Contains(again.stdout, "Refused /breaker reset") {
 				t.Fatalf("the %s: decision %v; want refused\n%s", how, again.Decision, again.stdout)
 			}
-			r.commit("Fix the login once more")
-			r.results(map[string]string{"TestLogin": "fail"})
-			r.open(7, "copilot/fix-login")
-			if o := r.push("copilot/fix-login"); o.state() != "OPEN" {
+			if o := r.failingPush(7, "copilot/fix-login"); o.state() != "OPEN" {
 				t.Errorf("the push after the replayed reset: %q; want still OPEN\n%s", o.state(), o.stdout)
 			}
 		})
