@@ -23,6 +23,9 @@ type PullRequests interface {
 	// see (GitHub lists a commit's pull requests of the base repository's
 	// branches only).
 	FindPullRequestByHead(ctx context.Context, owner, branch, sha string) (pr breaker.PullRequest, found bool, err error)
+	// OpenPullRequestsFrom lists the open pull requests whose head is
+	// this repository's branch.
+	OpenPullRequestsFrom(ctx context.Context, branch string) ([]breaker.PullRequest, error)
 }
 
 // Comments reads and writes a pull request's conversation.

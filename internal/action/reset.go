@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
@@ -44,6 +45,11 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 	}
 	head := pr.HeadSHA
 	if cmd.rollback {
+		if why, err := sharedBranch(ctx, r, pr); err != nil {
+			return r.fail("cannot check who else builds on the branch", err)
+		} else if why != "" {
+			return refuse(ctx, r, c, cmd, why)
+		}
 		if head, err = rollback(ctx, r, pr, snap, before, refs); err != nil {
 			return r.fail("cannot roll back", err)
 		}
@@ -67,6 +73,29 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 	}
 	publish(ctx, r, d, refs, &pr, resetAck(c.Author, slice, r.stamp(), cmd)+"\nCI's last observation of the head: "+snap.HeadSummary()+".")
 	return Outcome{Decision: &d}
+}
+
+// sharedBranch says why the pull request's branch is not its alone to
+// roll back ("" when it is): another open pull request has it as head, so
+// a rollback commit would change that one too (issue 30).
+func sharedBranch(ctx context.Context, r *run, pr breaker.PullRequest) (string, error) {
+	if pr.Fork {
+		return "", nil // rollback says why it cannot push to a fork
+	}
+	prs, err := r.forge.OpenPullRequestsFrom(ctx, pr.HeadRef)
+	if err != nil {
+		return "", err
+	}
+	var others []string
+	for _, p := range prs {
+		if p.Number != pr.Number {
+			others = append(others, "#"+strconv.Itoa(p.Number))
+		}
+	}
+	if len(others) > 0 {
+		return fmt.Sprintf("--rollback would commit on branch %s, which is the head of %s too; reset without --rollback, or roll back by hand", pr.HeadRef, strings.Join(others, ", ")), nil
+	}
+	return "", nil
 }
 
 // rollback adds a commit on top of the pull request's head whose tree is

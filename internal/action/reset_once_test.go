@@ -54,3 +54,22 @@ func TestReset_OneCommentOneReset(t *testing.T) {
 		})
 	}
 }
+
+// A rollback commits on the pull request's branch: refused when another
+// open pull request has the same branch as its head, which the commit
+// would change too (issue 30); the branch does not move.
+func TestReset_RollbackOnlyOnABranchOfItsOwn(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	head := r.tripOn(7, "copilot/fix-login")
+	r.srv.SetRef("heads/copilot/fix-login", head)
+	r.open(9, "copilot/fix-login")
+	o := r.comment(7, "alice", "/breaker reset copilot-fix-login --rollback")
+	if o.Decision != nil || !strings.Contains(o.stdout, "which is the head of #9 too") {
+		t.Fatalf("a rollback of a branch #9 shares: decision %v; want refused naming #9\n%s", o.Decision, o.stdout)
+	}
+	if got, _ := r.srv.Ref("heads/copilot/fix-login"); got != head {
+		t.Errorf("the branch moved to %s", got)
+	}
+}

@@ -86,6 +86,29 @@ func (c *Client) FindPullRequestByHead(ctx context.Context, owner, branch, sha s
 	return breaker.PullRequest{}, false, nil
 }
 
+// OpenPullRequestsFrom lists the open pull requests of this repository
+// whose head is its branch (GET pulls?state=open&head=OWNER:BRANCH, one
+// page of 100: more pull requests from one branch than that is no agent's
+// line of work either way).
+func (c *Client) OpenPullRequestsFrom(ctx context.Context, branch string) ([]breaker.PullRequest, error) {
+	var prs []*github.PullRequest
+	opts := &github.PullRequestListOptions{State: "open", Head: c.owner + ":" + branch, ListOptions: github.ListOptions{PerPage: 100}}
+	_, err := c.call(fmt.Sprintf("list pull requests from %s", branch), func() (r *github.Response, err error) {
+		prs, r, err = c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
+		return r, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]breaker.PullRequest, 0, len(prs))
+	for _, pr := range prs {
+		if p := toPullRequest(pr); !p.Fork && p.HeadRef == branch {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 func toPullRequest(pr *github.PullRequest) breaker.PullRequest {
 	head := pr.GetHead().GetRepo().GetFullName()
 	return breaker.PullRequest{
