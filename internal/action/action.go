@@ -265,6 +265,20 @@ func baseObservation(ctx context.Context, r *run, s loadSpec) (failing map[strin
 	if base == "" {
 		return nil, false
 	}
+	// Only the default branch is observed as a base: a pull request into
+	// another branch reads the observation where that branch leaves the
+	// default branch (their merge base), never one of the other branch's
+	// own commits, which the agent may have written.
+	if rs := r.state; r.in.Base == "" && rs != nil && rs.defaultSHA != "" && s.baseRef != "" && s.baseRef != rs.defaultBranch {
+		mb, err := evaluate.MergeBase(r.gh.Workspace, base, rs.defaultSHA)
+		if err != nil {
+			r.note("the base %s is not the default branch %s, and their merge base could not be read (%v): a test failing there too counts as this branch's",
+				s.baseRef, rs.defaultBranch, err)
+			return nil, false
+		}
+		r.note("the base %s is not the default branch: what fails on it is read where it leaves %s, at %s", s.baseRef, rs.defaultBranch, breaker.ShortSHA(mb))
+		base = mb
+	}
 	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
 	runs, err := r.forge.ReadHeads(ctx, q, []string{base})
 	if err != nil {

@@ -61,3 +61,32 @@ func TestBase_OnlyTheDefaultBranchsObservationIsTheBase(t *testing.T) {
 		}
 	})
 }
+
+// A pull request into a branch other than the default one reads what
+// fails on its base where that branch leaves the default branch (their
+// merge base), where a run on a push to the default branch observed it:
+// a test failing there too is the base's, and three such pushes do not
+// trip (issue 30).
+func TestBase_AnotherBaseBranchReadsItsMergeBase(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.results(map[string]string{"TestFlaky": "fail", "TestLogin": "pass"})
+	if o := r.push("main"); o.Err != nil {
+		t.Fatalf("the base observation on main: %v\n%s", o.Err, o.stdout)
+	}
+	r.git("checkout", "-q", "-b", "release")
+	r.commit("Prepare the release")
+	r.git("checkout", "-q", "-b", "agent/fix")
+	var o outcome
+	for range 3 {
+		r.commit("Fix the login")
+		r.results(map[string]string{"TestFlaky": "fail", "TestLogin": "pass"})
+		o = r.pullRequest("synchronize", r.openInto(8, "agent/fix", "release"))
+	}
+	if o.state() != "CLOSED" {
+		t.Fatalf("three pushes failing only the base's test: %q; want CLOSED\n%s", o.state(), o.stdout)
+	}
+	if !strings.Contains(strings.Join(o.Decision.Notes, "\n"), "fails on the base too") {
+		t.Errorf("no note says the test fails on the base:\n%s", strings.Join(o.Decision.Notes, "\n"))
+	}
+}

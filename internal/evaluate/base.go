@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/gitlog"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
@@ -50,6 +51,18 @@ func BaseEntry(ctx context.Context, opts Options, head string) (ledger.Entry, er
 		e.Tests = append(e.Tests, lt)
 	}
 	return e, nil
+}
+
+// MergeBase is the best common ancestor of commits a and b in the
+// repository at dir (git merge-base a b; the first when there are several),
+// read with go-git.
+func MergeBase(dir, a, b string) (string, error) {
+	repo, err := gitlog.Open(dir)
+	if err != nil {
+		return "", err
+	}
+	defer repo.Close()
+	return repo.MergeBase(a, b)
 }
 
 // BaseFailures are the tests failing in the newest of the base

@@ -62,3 +62,25 @@ func (r *Repo) FileAt(commit, name string, max int64) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// MergeBase is the best common ancestor of commits a and b, as git
+// merge-base gives it (the first of several); an error when they share no
+// history or a commit is missing (a shallow clone).
+func (r *Repo) MergeBase(a, b string) (string, error) {
+	ca, err := r.git.CommitObject(plumbing.NewHash(a))
+	if err != nil {
+		return "", fmt.Errorf("read commit %s: %w", a, err)
+	}
+	cb, err := r.git.CommitObject(plumbing.NewHash(b))
+	if err != nil {
+		return "", fmt.Errorf("read commit %s: %w", b, err)
+	}
+	bases, err := ca.MergeBase(cb)
+	if err != nil {
+		return "", fmt.Errorf("merge base of %s and %s: %w", a, b, err)
+	}
+	if len(bases) == 0 {
+		return "", fmt.Errorf("%s and %s share no history", a, b)
+	}
+	return bases[0].Hash.String(), nil
+}
