@@ -339,3 +339,34 @@ func TestAction_WorkflowRunCancelledIsStillJudged(t *testing.T) {
 		})
 	}
 }
+
+// The line of work in the hardened mode (issue 29): workflow_run with a
+// ledger key, honest results; after the trip on S-3 the agent's next
+// commits name S-4, then S-5: each run is OPEN on S-3, a failed check.
+func TestAction_WorkflowRunSliceHopStaysOpen(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	h.inputs["results-artifact"] = "test-results"
+	h.inputs["results"] = "reports/*.xml"
+	h.inputs["ledger-key"] = "a-ledger-key-of-the-hardened-mode"
+	h.env["RUNNER_TEMP"] = t.TempDir()
+	h.advance = true
+	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	junit := `<testsuite name="users"><testcase classname="users" name="` + testDup + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`
+	for i, slice := range []string{"S-3", "S-3", "S-3", "S-4", "S-5"} {
+		head := h.repo.attempt(slice, testDup, "strategy "+strconv.Itoa(i))
+		pr := h.openPR(head)
+		runID := int64(7000 + i)
+		h.srv.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": junit}))
+		res := h.run("workflow_run", workflowRunEvent(t, runID, pr))
+		if i < 2 {
+			continue
+		}
+		runs := h.srv.CheckRuns()
+		last := runs[len(runs)-1]
+		if res.code != ExitTripped || res.outputs["state"] != "OPEN" || last.Conclusion != "failure" || !strings.Contains(last.Title, "slice S-3") {
+			t.Fatalf("run %d (slice %s): exit %d, state %q, check %q %q; want OPEN on S-3, failure\n%s",
+				i+1, slice, res.code, res.outputs["state"], last.Conclusion, last.Title, res.stdout)
+		}
+	}
+}
