@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
@@ -182,7 +183,7 @@ var errPullFromDefault = errors.New("the pull request's head is the default bran
 // branch once and decides with the remote tags of the slice.
 func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, breaker.Decision, remoteRefs, error) {
 	if r.state == nil {
-		rs, err := readState(ctx, r, s.pr, s.branch)
+		rs, err := readState(ctx, r, s.pr, s.branch, s.base)
 		if err != nil {
 			return evaluate.Snapshot{}, breaker.Decision{}, remoteRefs{}, fmt.Errorf("read the ledger (CI's earlier observations; the breaker never judges without them): %w", err)
 		}
@@ -280,7 +281,13 @@ func baseObservation(ctx context.Context, r *run, s loadSpec) (failing map[strin
 		base = mb
 	}
 	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
-	runs, err := r.forge.ReadHeads(ctx, q, []string{base})
+	var runs []CheckRunText
+	var err error
+	if rs := r.state; rs != nil && rs.baseRead && strings.EqualFold(rs.baseSHA, base) {
+		runs = rs.baseRuns // read with the ledger
+	} else {
+		runs, err = r.forge.ReadHeads(ctx, q, []string{base})
+	}
 	if err != nil {
 		r.note("could not read the breaker's observation of the base %s (%v): a test failing there too counts as this branch's", breaker.ShortSHA(base), err)
 		return nil, false

@@ -15,7 +15,7 @@ import (
 // them. Another pull request's tags, even of the same slice, are never
 // touched (DESIGN §3). A missing tag is success.
 func onClosed(ctx context.Context, r *run, pr breaker.PullRequest) Outcome {
-	rs, err := readState(ctx, r, pr.Number, pr.HeadRef)
+	rs, err := readState(ctx, r, pr.Number, pr.HeadRef, "")
 	if err != nil {
 		return r.fail("cannot read the closed pull request's ledger", err)
 	}

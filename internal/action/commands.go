@@ -44,7 +44,7 @@ func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComm
 	if pr.State != "" && pr.State != "open" {
 		return refuse(ctx, r, c, cmd, "the pull request is "+pr.State)
 	}
-	rs, err := readState(ctx, r, pr.Number, pr.HeadRef)
+	rs, err := readState(ctx, r, pr.Number, pr.HeadRef, pr.BaseSHA)
 	if err != nil {
 		return r.fail("cannot read the ledger", err)
 	}

@@ -18,7 +18,12 @@ import (
 // remoteState is what one ledger query brought back: the entries of the
 // breaker's own app, its tags, and the pull request's comments.
 type remoteState struct {
-	ledger                    evaluate.Ledger
+	ledger evaluate.Ledger
+	// baseSHA and baseRuns: the base commit read with the ledger, and the
+	// breaker's check runs there (baseRead says it was read).
+	baseSHA                   string
+	baseRuns                  []CheckRunText
+	baseRead                  bool
 	defaultBranch, defaultSHA string
 	pushers                   []string
 	tags                      map[string]string
@@ -32,13 +37,16 @@ type remoteState struct {
 // breaker's tags and the comments, in one query. Check runs of another app
 // are ignored; one of ours that holds no readable entry was rewritten, and
 // counts as tampered (fail closed): its head is named.
-func readState(ctx context.Context, r *run, pr int, branch string) (remoteState, error) {
+func readState(ctx context.Context, r *run, pr int, branch, base string) (remoteState, error) {
 	q := LedgerQuery{PR: pr, Branch: branch, CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
+	if pr > 0 && r.in.Base == "" {
+		q.Base = base // its observation comes back with the ledger
+	}
 	st, err := r.forge.ReadLedger(ctx, q)
 	if err != nil {
 		return remoteState{}, err
 	}
-	rs := remoteState{tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete, minimized: st.Minimized,
+	rs := remoteState{baseSHA: q.Base, baseRuns: st.BaseRuns, baseRead: st.BaseRead, tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete, minimized: st.Minimized,
 		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer}
 	noteRateLimit(r, st.RateLimit)
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}

@@ -110,6 +110,9 @@ type LedgerQuery struct {
 	// AppID, when not 0, asks only for that App's check suites (the
 	// app-id input); 0 asks for every app's, filtered by the caller.
 	AppID int64
+	// Base, when set with PR, is the pull request's base commit: its
+	// check runs (the base's observation) are read in the same query.
+	Base string
 }
 
 // LedgerState is what the query found.
@@ -118,6 +121,10 @@ type LedgerState struct {
 	// its tip: the base of a branch without a pull request.
 	DefaultBranch, DefaultSHA string
 	Runs                      []CheckRunText
+	// BaseRuns are the check runs on LedgerQuery.Base, when it was asked
+	// (BaseRead says so).
+	BaseRuns []CheckRunText
+	BaseRead bool
 	// Commits are the pull request's own commits (or the branch's
 	// history) as the query listed them: entries on them are
 	// observations of this line of work, whoever wrote them.

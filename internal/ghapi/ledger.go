@@ -181,6 +181,20 @@ type prLedgerQuery struct {
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
+// prLedgerBaseQuery is prLedgerQuery with the pull request's base commit
+// and its breaker check runs (the base's observation) in the same
+// request, one less a run.
+type prLedgerBaseQuery struct {
+	prLedgerQuery
+	Base struct {
+		Object *struct {
+			Commit struct {
+				CheckSuites checkSuites `graphql:"checkSuites(first: 1, filterBy: $suites)"`
+			} `graphql:"... on Commit"`
+		} `graphql:"object(oid: $base)"`
+	} `graphql:"base: repository(owner: $owner, name: $name)"`
+}
+
 // prCommitsPage reads a further page of a pull request's commits.
 type prCommitsPage struct {
 	RateLimit  rateLimit
@@ -349,7 +363,25 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 	}
 	lr.op = fmt.Sprintf("read the ledger of #%d", q.PR)
 	var res prLedgerQuery
-	if err := c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number")); err != nil {
+	if q.Base != "" {
+		var withBase prLedgerBaseQuery
+		all["base"] = githubv4.GitObjectID(q.Base)
+		if err := c.query(ctx, lr.op, &withBase, lr.vars("tagPrefix", "suites", "runs", "number", "base")); err != nil {
+			return st, err
+		}
+		res = withBase.prLedgerQuery
+		st.BaseRead = true
+		if o := withBase.Base.Object; o != nil {
+			base := action.LedgerState{}
+			blr := &ledgerRead{c: c, all: all, st: &base, op: lr.op + ": its base", name: q.CheckName}
+			if err := blr.commit(ctx, githubv4.GitObjectID(q.Base), o.Commit.CheckSuites); err != nil {
+				return st, err
+			}
+			st.BaseRuns = base.Runs
+			lr.st.RateLimit.Queries += base.RateLimit.Queries
+			lr.st.RateLimit.Cost += base.RateLimit.Cost
+		}
+	} else if err := c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number")); err != nil {
 		return st, err
 	}
 	lr.spent(res.RateLimit)

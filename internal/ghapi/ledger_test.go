@@ -165,3 +165,27 @@ func TestReadAncestry_ReadsTheRewrittenHeadsHistory(t *testing.T) {
 		t.Errorf("a history without the named head: err %v, want it named", err)
 	}
 }
+
+// With the pull request's base, the ledger query reads the base's check
+// runs in the same request: one query, the base's runs apart from the
+// pull request's.
+func TestReadLedger_ReadsTheBaseInTheSameQuery(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: sha(2), HeadRef: "agent/fix", BaseRef: "main", BaseSHA: sha(900), Author: "agent"})
+	srv.SetPullRequestCommits(7, []string{sha(1), sha(2)})
+	for _, h := range []string{sha(2), sha(900)} {
+		srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Text: "entry", AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+	}
+	c, _ := newClient(t, srv)
+	st, err := c.ReadLedger(context.Background(), action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Base: sha(900)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.BaseRead || len(st.BaseRuns) != 1 || st.BaseRuns[0].HeadSHA != sha(900) || len(st.Runs) != 1 || st.Runs[0].HeadSHA != sha(2) {
+		t.Errorf("base read %v, base runs %+v, runs %+v; want the base's one run apart from the head's", st.BaseRead, st.BaseRuns, st.Runs)
+	}
+	if n := len(srv.GraphQLQueries()); n != 1 {
+		t.Errorf("%d queries, want 1", n)
+	}
+}
