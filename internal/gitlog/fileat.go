@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -33,6 +34,9 @@ func (r *Repo) FileAt(commit, name string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a path inside the repository", name)
 	}
 	entry, err := tree.FindEntry(clean)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && throughFile(tree, clean) {
+		err = object.ErrEntryNotFound // a path below a file: go-git looks for a tree that is a blob
+	}
 	switch {
 	case errors.Is(err, object.ErrEntryNotFound), errors.Is(err, object.ErrDirectoryNotFound):
 		return nil, fmt.Errorf("%s at %s: %w", clean, commit[:min(len(commit), 12)], ErrNoFile)
@@ -61,6 +65,22 @@ func (r *Repo) FileAt(commit, name string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s at %s is over the %d-byte bound", clean, commit, max)
 	}
 	return data, nil
+}
+
+// throughFile reports whether a leading part of the slash-separated name
+// is a file (not a directory) in tree.
+func throughFile(tree *object.Tree, name string) bool {
+	parts := strings.Split(name, "/")
+	for i := 1; i < len(parts); i++ {
+		e, err := tree.FindEntry(strings.Join(parts[:i], "/"))
+		if err != nil {
+			return false
+		}
+		if e.Mode != filemode.Dir {
+			return true
+		}
+	}
+	return false
 }
 
 // MergeBase is the best common ancestor of commits a and b, as git
