@@ -3,6 +3,8 @@ package action_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // One maintainer comment gives exactly one reset (issue 30): the reset
@@ -71,5 +73,29 @@ func TestReset_RollbackOnlyOnABranchOfItsOwn(t *testing.T) {
 	}
 	if got, _ := r.srv.Ref("heads/copilot/fix-login"); got != head {
 		t.Errorf("the branch moved to %s", got)
+	}
+}
+
+// A comment's run ran no tests: it takes the head's observation from the
+// head's entry, which keeps the failing tests and the run's counts. The
+// reset's entry carries the whole run's counts, not only the tests the
+// entry lists.
+func TestReset_TheResetEntryKeepsTheHeadsCounts(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	head := r.commit("Fix the login")
+	r.results(map[string]string{"TestLogin": "fail", "TestLogout": "pass", "TestSignup": "pass"})
+	r.open(7, "copilot/fix-login")
+	r.push("copilot/fix-login")
+	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.state() != "CLOSED" {
+		t.Fatalf("the reset: %q\n%s", o.state(), o.stdout)
+	}
+	e, err := ledger.Decode(r.checkRun(head).Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Reset == nil || e.Counts.Total != 3 || e.Counts.Passed != 2 || e.Counts.Failed != 1 {
+		t.Errorf("the reset's entry: reset %v, counts %+v; want the head's 3 tests, 2 passing, 1 failing", e.Reset, e.Counts)
 	}
 }

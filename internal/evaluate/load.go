@@ -434,7 +434,10 @@ func ledgerObservation(opts Options, head string) testresult.Report {
 	case newest.Infra != nil:
 		return testresult.Report{Infra: *newest.Infra, InfraKind: newest.InfraKind}
 	}
-	rep := testresult.Report{}
+	// The entry keeps the failing tests and those that failed before, and
+	// the run's counts: the counts stand for the whole run.
+	c := newest.Counts
+	rep := testresult.Report{Totals: &testresult.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}}
 	for _, t := range newest.Tests {
 		rep.Tests = append(rep.Tests, testresult.Test{Suite: t.Suite, Name: t.Name, Status: t.Status})
 	}

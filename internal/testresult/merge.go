@@ -27,10 +27,19 @@ type Report struct {
 	// (no file, no test) or breaker.InfraBuild (a runner reported a build
 	// failure or a crash); the engine counts both as failed pushes.
 	InfraKind string
+	// Totals, when set, are the counts of a run whose tests are not all
+	// in Tests (an observation taken from a ledger entry, which keeps the
+	// failing tests and the counts, not every pass).
+	Totals *Counts
 }
 
-// Counts counts the report's tests by status.
-func (r Report) Counts() Counts { return CountTests(r.Tests) }
+// Counts counts the report's tests by status (Totals when set).
+func (r Report) Counts() Counts {
+	if r.Totals != nil {
+		return *r.Totals
+	}
+	return CountTests(r.Tests)
+}
 
 // Merge combines result files into a Report. globs are only used to word
 // the infra reason when no file matched.
