@@ -1,6 +1,7 @@
 package action_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -290,4 +291,71 @@ func (r *rig) checkRun(sha string) ghfake.CheckRun {
 		r.t.Fatalf("no breaker check run on %s", sha)
 	}
 	return out
+}
+
+// hardened sets the rig up as the hardened deployment: the breaker on
+// workflow_run reads the tested run's artifact, with a ledger key.
+func (r *rig) hardened() {
+	r.t.Helper()
+	r.inputs["results-artifact"] = "test-results"
+	r.inputs["results"] = "reports/*.xml"
+	r.inputs["ledger-key"] = "a-ledger-key-of-the-hardened-rig"
+	if r.env == nil {
+		r.env = map[string]string{}
+	}
+	r.env["RUNNER_TEMP"] = r.t.TempDir()
+}
+
+// junitOf is a JUnit file: test → pass or fail, in suite users.
+func junitOf(statuses map[string]string) string {
+	var b strings.Builder
+	b.WriteString(`<testsuite name="users">`)
+	for test, status := range statuses {
+		fmt.Fprintf(&b, `<testcase classname="users" name=%q>`, test)
+		if status == "fail" {
+			b.WriteString(`<failure message="expected 409, got 500">service_test.go:42</failure>`)
+		}
+		b.WriteString(`</testcase>`)
+	}
+	b.WriteString(`</testsuite>`)
+	return b.String()
+}
+
+// workflowRun runs the Action on the completion of tested run runID of
+// pr (a pull_request run of this repository) with conclusion; junit, when
+// not empty, is the run's uploaded artifact reports/junit.xml.
+func (r *rig) workflowRun(runID int64, pr breaker.PullRequest, conclusion, junit string) outcome {
+	r.t.Helper()
+	if junit != "" {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, err := zw.Create("reports/junit.xml")
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		_, _ = w.Write([]byte(junit))
+		if err := zw.Close(); err != nil {
+			r.t.Fatal(err)
+		}
+		r.srv.AddArtifact(runID, "test-results", buf.Bytes())
+	}
+	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", pr.HeadSHA), "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
+		}
+	}
+	p := r.payload("workflow_run.json")
+	p["action"] = "completed"
+	wr := p["workflow_run"].(map[string]any)
+	wr["id"], wr["event"], wr["conclusion"] = runID, "pull_request", conclusion
+	wr["head_sha"], wr["head_branch"] = pr.HeadSHA, pr.HeadRef
+	repo := map[string]any{"id": 731002, "name": r.srv.Repo(), "url": "https://api.github.com/repos/" + r.srv.Owner() + "/" + r.srv.Repo()}
+	wr["pull_requests"] = []any{map[string]any{
+		"url":    "https://api.github.com/repos/" + r.srv.Owner() + "/" + r.srv.Repo() + "/pulls/" + strconv.Itoa(pr.Number),
+		"id":     1881000 + pr.Number,
+		"number": pr.Number,
+		"head":   map[string]any{"ref": pr.HeadRef, "sha": pr.HeadSHA, "repo": repo},
+		"base":   map[string]any{"ref": pr.BaseRef, "sha": pr.BaseSHA, "repo": repo},
+	}}
+	return r.run("workflow_run", p)
 }

@@ -1,0 +1,69 @@
+package action_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// The line of work in the hardened mode (issue 29): workflow_run with a
+// ledger key, honest results; after the trip on S-3 the agent's next
+// commits name S-4, then S-5: each run is OPEN on S-3, a failed check.
+func TestHardened_SliceHopStaysOpen(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.hardened()
+	r.git("checkout", "-q", "-b", "agent/S-3")
+	junit := junitOf(map[string]string{"TestLogin": "fail"})
+	for i, slice := range []string{"S-3", "S-3", "S-3", "S-4", "S-5"} {
+		head := r.commit("Fix the login", "Greenlight-Slice: "+slice, "Greenlight-Test: TestLogin")
+		o := r.workflowRun(int64(7000+i), r.open(7, "agent/S-3"), "failure", junit)
+		if i < 2 {
+			continue
+		}
+		cr := r.checkRun(head)
+		if o.state() != "OPEN" || o.Decision.Slice != "S-3" || cr.Conclusion != "failure" || !strings.Contains(cr.Title, "slice S-3") {
+			t.Fatalf("run %d (slice %s): state %q, check %q %q; want OPEN on S-3, failure\n%s", i+1, slice, o.state(), cr.Conclusion, cr.Title, o.stdout)
+		}
+	}
+}
+
+// The tested run is the agent's workflow, which may cancel itself (issue
+// 30): a run cancelled after uploading failing results is judged on them
+// and the third trips; three cancelled runs that left no artifact, after
+// a run that had results, trip no_results, each a failed check.
+func TestHardened_ACancelledRunIsStillJudged(t *testing.T) {
+	t.Parallel()
+	for _, uploaded := range []bool{true, false} {
+		t.Run(map[bool]string{true: "failing results uploaded", false: "no results"}[uploaded], func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t)
+			r.hardened()
+			r.git("checkout", "-q", "-b", "agent/S-3")
+			if !uploaded {
+				// One honest run with results first: results missing after
+				// results is what counts.
+				r.commit("Fix the login")
+				if o := r.workflowRun(4999, r.open(7, "agent/S-3"), "success", junitOf(map[string]string{"TestLogin": "pass"})); o.state() != "CLOSED" {
+					t.Fatalf("the run with results: %q\n%s", o.state(), o.stdout)
+				}
+			}
+			junit := ""
+			if uploaded {
+				junit = junitOf(map[string]string{"TestLogin": "fail"})
+			}
+			for i, want := range []string{"CLOSED", "CLOSED", "OPEN"} {
+				head := r.commit("Fix the login again")
+				o := r.workflowRun(int64(5000+i), r.open(7, "agent/S-3"), "cancelled", junit)
+				if o.state() != want {
+					t.Fatalf("cancelled run %d: %q, want %s\n%s", i+1, o.state(), want, o.stdout)
+				}
+				if c := r.checkRun(head).Conclusion; c == "neutral" || (c == "success" && !uploaded) {
+					t.Errorf("cancelled run %d: check %q; a cancelled run is never neutral", i+1, c)
+				}
+				if i == 2 && !uploaded && o.Decision.TripReason != "no_results" {
+					t.Errorf("trip reason %q, want no_results", o.Decision.TripReason)
+				}
+			}
+		})
+	}
+}
