@@ -205,18 +205,8 @@ func (s *Server) editComment(w http.ResponseWriter, r *http.Request) {
 	if tooLong(w, *in.Body) {
 		return
 	}
-	s.mu.Lock()
-	i := slices.IndexFunc(s.comments, func(c comment) bool { return c.ID == id })
-	if i >= 0 {
-		s.comments[i].Body = *in.Body
-		s.comments[i].Edits++
-	}
-	var c comment
-	if i >= 0 {
-		c = s.comments[i]
-	}
-	s.mu.Unlock()
-	if i < 0 {
+	c, ok := s.changeComment(id, func(c *comment) { c.Body = *in.Body; c.Edits++ })
+	if !ok {
 		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments#update-an-issue-comment")
 		return
 	}
@@ -244,14 +234,8 @@ func (s *Server) getIssuesPath(w http.ResponseWriter, r *http.Request) {
 // comment"): the comment, or 404 once it was deleted.
 func (s *Server) getComment(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	s.mu.Lock()
-	i := slices.IndexFunc(s.comments, func(c comment) bool { return c.ID == id })
-	var c comment
-	if i >= 0 {
-		c = s.comments[i]
-	}
-	s.mu.Unlock()
-	if i < 0 {
+	c, ok := s.changeComment(id, func(*comment) {})
+	if !ok {
 		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/comments#get-an-issue-comment")
 		return
 	}

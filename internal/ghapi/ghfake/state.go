@@ -179,14 +179,20 @@ func (s *Server) DeleteRef(ref string) {
 // EditCommentAs changes comment id's body as its author editing it on
 // GitHub would: updated_at moves past created_at.
 func (s *Server) EditCommentAs(id int64, body string) {
+	s.changeComment(id, func(c *comment) { c.Body = body; c.Edits++ })
+}
+
+// changeComment applies change to comment id under the lock and returns
+// the comment as it is then; ok is false when there is no such comment.
+func (s *Server) changeComment(id int64, change func(*comment)) (c comment, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := range s.comments {
-		if s.comments[i].ID == id {
-			s.comments[i].Body = body
-			s.comments[i].Edits++
-		}
+	i := slices.IndexFunc(s.comments, func(c comment) bool { return c.ID == id })
+	if i < 0 {
+		return comment{}, false
 	}
+	change(&s.comments[i])
+	return s.comments[i], true
 }
 
 // RemoveComment deletes comment id, as its author deleting it would.
@@ -198,14 +204,8 @@ func (s *Server) RemoveComment(id int64) {
 
 // Comment returns comment id as the server holds it.
 func (s *Server) Comment(id int64) (breaker.Comment, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, c := range s.comments {
-		if c.ID == id {
-			return breaker.Comment{ID: c.ID, Author: c.Author, Body: c.Body, Edited: c.Edits > 0}, true
-		}
-	}
-	return breaker.Comment{}, false
+	c, ok := s.changeComment(id, func(*comment) {})
+	return breaker.Comment{ID: c.ID, Author: c.Author, Body: c.Body, Edited: c.Edits > 0}, ok
 }
 
 // CommentsByAuthor returns the comments on pull request pr by login,
