@@ -6,6 +6,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // A check run of the breaker's name that holds no entry, written on a
@@ -48,5 +49,49 @@ func TestReset_SetsAsideAJunkCheckRunBeforeIt(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(o.Decision.Notes, "\n"), "set aside") {
 		t.Errorf("no note names the junk set aside:\n%s", strings.Join(o.Decision.Notes, "\n"))
+	}
+}
+
+// Without a key the agent forges an entry on a head it force-pushed away,
+// naming in its history a commit that is not there: the reader cannot
+// follow it, and counts it tampered — a trip a maintainer's reset sets
+// aside — never a run that cannot finish.
+func TestReset_SetsAsideAForgedHistoryLink(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "people/fix-login")
+	pass := map[string]string{"TestLogin": "pass"}
+	first := r.commit("Fix the login")
+	r.results(pass)
+	r.open(8, "people/fix-login")
+	if o := r.push("people/fix-login"); o.state() != "CLOSED" {
+		t.Fatalf("the first push: %q\n%s", o.state(), o.stdout)
+	}
+	e, err := ledger.Decode(r.checkRun(first).Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Since = strings.Repeat("ab", 20) // in no history
+	block, _ := ledger.Encode(e, nil)
+	r.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: first, Conclusion: "success",
+		Text: "The ledger entry of this head.\n\n" + block, AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+	// The branch is rewritten: the first head is force-pushed away.
+	r.git("reset", "-q", "--hard", "main")
+	r.commit("Fix the login, from scratch")
+	r.results(pass)
+	r.srv.AddForcePush(8, first)
+	r.open(8, "people/fix-login")
+	o := r.push("people/fix-login")
+	if o.Err != nil || o.state() != "OPEN" || o.Decision.TripReason != breaker.TripLedgerTampered {
+		t.Fatalf("after the forged link: err %v, %q; want OPEN ledger_tampered\n%s", o.Err, o.state(), o.stdout)
+	}
+	if o := r.comment(8, "alice", "/breaker reset"); o.state() != "CLOSED" {
+		t.Fatalf("the maintainer's reset: %q\n%s", o.state(), o.stdout)
+	}
+	r.commit("Tidy the login")
+	r.results(pass)
+	r.open(8, "people/fix-login")
+	if o := r.push("people/fix-login"); o.state() != "CLOSED" {
+		t.Errorf("the person's next passing push: %q; want CLOSED\n%s", o.state(), o.stdout)
 	}
 }

@@ -251,6 +251,14 @@ func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText
 			}
 			for _, e := range todo {
 				more, err := store.ReadAncestry(ctx, q, e.Head, e.Since)
+				if errors.Is(err, breaker.ErrNotInHistory) {
+					// Not an entry the breaker wrote: tampered (a verified reset
+					// can set it aside), never a run that cannot finish.
+					d.Notes = append(d.Notes, fmt.Sprintf("check run %d on %s names %s in its history, which GitHub's history of that commit does not hold: counted as tampered",
+						e.CheckRunID, breaker.ShortSHA(e.Head), breaker.ShortSHA(e.Since)))
+					d.Tampered, d.TamperedIDs = append(d.Tampered, e.Head), append(d.TamperedIDs, e.CheckRunID)
+					continue
+				}
 				if err != nil {
 					return Decoded{}, followed, err
 				}

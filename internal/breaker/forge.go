@@ -41,6 +41,11 @@ var ErrRuleset = errors.New("refused by a repository ruleset")
 // (a fork pull request's read-only token, missing permissions).
 var ErrForbidden = errors.New("forbidden")
 
+// ErrNotInHistory is returned when a commit's history does not hold the
+// commit a ledger entry names in it (Entry.Since): the entry is not what
+// the breaker wrote.
+var ErrNotInHistory = errors.New("not in the commit's history")
+
 // SameLogin reports whether two GitHub logins name the same account.
 // Logins are case-insensitive, and a bot's login comes in two forms: REST
 // and GraphQL's viewer write "github-actions[bot]", GraphQL's author

@@ -495,7 +495,7 @@ func (c *Client) ReadAncestry(ctx context.Context, q action.LedgerQuery, head, u
 			return st.Runs, nil
 		}
 		if !h.PageInfo.HasNextPage {
-			return nil, fmt.Errorf("%s: its history does not hold %s, which its entry names; the ledger would be incomplete", lr.op, until)
+			return nil, fmt.Errorf("%s: %s, which its entry names, is %w", lr.op, until, breaker.ErrNotInHistory)
 		}
 		if err := nextPage(lr.op, h.PageInfo, page, vars); err != nil {
 			return nil, err
