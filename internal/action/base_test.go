@@ -1,8 +1,11 @@
 package action_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // What fails on the base is only what a run on a push to the default
@@ -46,8 +49,12 @@ func TestBase_OnlyTheDefaultBranchsObservationIsTheBase(t *testing.T) {
 		if from.Err == nil || !strings.Contains(from.stdout, "default branch") {
 			t.Fatalf("a pull request from main: err %v; want refused, saying why\n%s", from.Err, from.stdout)
 		}
-		if cr := r.checkRun(r.git("rev-parse", "main")); cr.Conclusion != "failure" {
-			t.Errorf("its check run concluded %q, want failure", cr.Conclusion)
+		cr := r.checkRun(r.git("rev-parse", "main"))
+		if cr.Conclusion != "failure" || !strings.Contains(cr.Summary, "default branch") {
+			t.Errorf("its check run concluded %q saying %q; want failure, naming the default branch", cr.Conclusion, cr.Summary)
+		}
+		if _, err := ledger.Decode(cr.Text); !errors.Is(err, ledger.ErrNoEntry) {
+			t.Errorf("the refusal's check run holds a ledger entry (%v); want none\n%s", err, cr.Text)
 		}
 		r.git("checkout", "-q", "-b", "people/fix")
 		var o outcome

@@ -506,20 +506,33 @@ func redactCheckRun(r *run, c CheckRun) CheckRun {
 // check fails instead of never appearing. Its ledger entry is an infra
 // one: not an observation of the tests, never counted.
 func writeFailedCheck(ctx context.Context, r *run, head, title string, err error) {
+	writeRefusal(ctx, r, head, title, err, true)
+}
+
+// writeRefusal writes the failed check run of a head the breaker will not
+// judge. withEntry says whether the ledger records it (an infra entry,
+// never counted); a pull request from the default branch is refused
+// without one: the default branch's commits are every pull request's base,
+// and only a push to it records what CI saw there.
+func writeRefusal(ctx context.Context, r *run, head, title string, err error, withEntry bool) {
 	why := r.red.Redact(err.Error())
-	infra := "the breaker could not judge this head: " + title
-	entry := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID,
-		Event: r.gh.EventName, Infra: &infra, Tests: []ledger.Test{}}
-	var key []byte
-	if r.in.LedgerKey != "" {
-		key = []byte(r.in.LedgerKey)
+	text := "This head was not judged, and no ledger entry is written for it: only a push to the default branch records what CI saw on its commits.\n"
+	if withEntry {
+		infra := "the breaker could not judge this head: " + title
+		entry := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID,
+			Event: r.gh.EventName, Infra: &infra, Tests: []ledger.Test{}}
+		var key []byte
+		if r.in.LedgerKey != "" {
+			key = []byte(r.in.LedgerKey)
+		}
+		block, _ := ledger.Encode(entry, key)
+		text = "This head was not judged; the entry below records that, and is never counted.\n\n" + block
 	}
-	block, _ := ledger.Encode(entry, key)
 	run := redactCheckRun(r, CheckRun{
 		Name: r.in.CheckName, HeadSHA: head, Conclusion: "failure",
 		Title:   report.SafeLine(report.Clip("cannot judge: "+title, 200)),
 		Summary: "## Circuit breaker: " + report.SafeLine(title) + "\n\n" + report.CodeBlock(why, "text") + "\n",
-		Text:    "This head was not judged; the entry below records that, and is never counted.\n\n" + block,
+		Text:    text,
 	})
 	_, cerr := r.forge.CreateCheckRun(ctx, run)
 	r.noteWrite("write the failed check run "+r.in.CheckName+" on "+breaker.ShortSHA(head), cerr)

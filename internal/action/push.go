@@ -65,9 +65,9 @@ func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullReq
 		return observeBase(ctx, r, head, branch)
 	}
 	if errors.Is(err, errPullFromDefault) {
-		// A failed check that says why; its entry is an infra one, never
-		// counted and never the base's.
-		writeFailedCheck(ctx, r, head, "a pull request from the default branch "+branch, err)
+		// A failed check that says why, and no entry: the default
+		// branch's commits are recorded only by a push to it.
+		writeRefusal(ctx, r, head, "a pull request from the default branch "+branch, err, false)
 		return r.fail("refused to judge the pull request", err)
 	}
 	if err != nil {
