@@ -57,63 +57,123 @@ func grants(perms map[string]string, need string) bool {
 	return false
 }
 
-// The comment-commands recipe the README shows grants every permission
-// the requests of a reset with --rollback and of a debug need: run each
-// through the Action, map each request to its permission, and read the
-// recipe's permissions block (issue 30: a reset is a check run, which
-// checks: read did not allow).
-func TestRecipes_CommentCommandsHaveThePermissionsTheirRequestsNeed(t *testing.T) {
-	t.Parallel()
+// readmeRecipe is the README's workflow recipe whose first line names
+// file (`# .github/workflows/<file>`), and its permissions block.
+func readmeRecipe(t *testing.T, file string) map[string]string {
+	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recipe string
 	for _, block := range strings.Split(string(readme), "```yaml\n")[1:] {
 		body, _, _ := strings.Cut(block, "\n```")
-		if strings.Contains(body, "issue_comment:") && strings.Contains(body, "\njobs:") {
-			recipe = body
+		if !strings.HasPrefix(body, "# .github/workflows/"+file+"\n") {
+			continue
 		}
-	}
-	var wf struct {
-		Permissions map[string]string `yaml:"permissions"`
-	}
-	if err := yaml.Unmarshal([]byte(recipe), &wf); err != nil || len(wf.Permissions) == 0 {
-		t.Fatalf("the README's comment-commands recipe: %v, permissions %v", err, wf.Permissions)
-	}
-	r := newRig(t)
-	r.git("checkout", "-q", "-b", "copilot/fix-login")
-	r.tripOn(7, "copilot/fix-login")
-	before := len(r.srv.Calls())
-	for _, cmd := range []string{"/breaker debug", "/breaker reset copilot-fix-login --rollback try the cache"} {
-		if o := r.comment(7, "alice", cmd); o.Err != nil || o.Decision == nil {
-			t.Fatalf("%s: err %v, decision %v\n%s", cmd, o.Err, o.Decision, o.stdout)
+		var wf struct {
+			Permissions map[string]string `yaml:"permissions"`
 		}
+		if err := yaml.Unmarshal([]byte(body), &wf); err != nil || len(wf.Permissions) == 0 {
+			t.Fatalf("the README's recipe %s: %v, permissions %v", file, err, wf.Permissions)
+		}
+		return wf.Permissions
 	}
-	missing := map[string]bool{}
-	for _, c := range r.srv.Calls()[before:] {
-		known := false
-		for _, rp := range requestPermissions {
-			if c.Method != rp.method || !rp.path.MatchString(c.Path) {
-				continue
+	t.Fatalf("the README shows no recipe starting with # .github/workflows/%s", file)
+	return nil
+}
+
+// Each workflow recipe the README shows grants every permission the
+// requests of its runs need: run what the recipe runs through the
+// Action, map each request to its permission (requestPermissions), and
+// read the recipe's permissions block (issue 30: a reset is a check run,
+// which checks: read did not allow).
+func TestRecipes_HaveThePermissionsTheirRequestsNeed(t *testing.T) {
+	t.Parallel()
+	recipes := []struct {
+		file string
+		// setup leaves the rig where the recipe's event comes; run runs
+		// what the recipe runs on it.
+		setup func(r *rig)
+		run   func(r *rig) []outcome
+	}{
+		{"breaker-commands.yml", func(r *rig) { r.tripOn(7, "copilot/fix-login") }, func(r *rig) []outcome {
+			return []outcome{
+				r.comment(7, "alice", "/breaker debug"),
+				r.comment(7, "alice", "/breaker reset copilot-fix-login --rollback try the cache"),
 			}
-			known = true
-			for _, need := range rp.needs {
-				if !grants(wf.Permissions, need) {
-					missing[fmt.Sprintf("%s %s needs %s", c.Method, c.Path, need)] = true
+		}},
+		{"breaker-debug.yml", func(r *rig) { r.tripOn(7, "copilot/fix-login") }, func(r *rig) []outcome {
+			p := r.payload("workflow_dispatch.json")
+			p["ref"], p["inputs"] = "refs/heads/copilot/fix-login", map[string]any{"slice": ""}
+			r.env["GITHUB_REF"], r.env["GITHUB_SHA"] = "refs/heads/copilot/fix-login", r.git("rev-parse", "copilot/fix-login")
+			return []outcome{r.run("workflow_dispatch", p)}
+		}},
+		{"breaker-cleanup.yml", func(r *rig) {
+			r.commit("Add the login form")
+			r.results(map[string]string{"TestLogin": "pass"})
+			r.open(7, "copilot/fix-login")
+			r.push("copilot/fix-login")
+			r.tripOn(7, "copilot/fix-login")
+			if len(r.srv.Tags()) == 0 {
+				r.t.Fatal("the pull request created no tag, so its cleanup deletes none")
+			}
+			r.close(7, "copilot/fix-login")
+		}, func(r *rig) []outcome {
+			p := r.payload("pull_request.closed.json")
+			pl := p["pull_request"].(map[string]any)
+			pl["head"].(map[string]any)["ref"] = "copilot/fix-login"
+			pl["head"].(map[string]any)["sha"] = r.git("rev-parse", "copilot/fix-login")
+			return []outcome{r.run("pull_request", p)}
+		}},
+	}
+	for _, rc := range recipes {
+		t.Run(rc.file, func(t *testing.T) {
+			t.Parallel()
+			perms := readmeRecipe(t, rc.file)
+			r := newRig(t)
+			r.git("checkout", "-q", "-b", "copilot/fix-login")
+			r.commit("Start the login")
+			r.results(map[string]string{"TestLogin": "pass"})
+			r.push("main")
+			rc.setup(r)
+			before := len(r.srv.Calls())
+			for _, o := range rc.run(r) {
+				if o.Err != nil {
+					t.Fatalf("the recipe's run: %v\n%s", o.Err, o.stdout)
 				}
 			}
-		}
-		if !known {
-			t.Errorf("%s %s: no permission is known for this request; add it to requestPermissions from GitHub's reference", c.Method, c.Path)
-		}
-	}
-	var out []string
-	for m := range missing {
-		out = append(out, m)
-	}
-	sort.Strings(out)
-	for _, m := range out {
-		t.Errorf("the README's comment-commands recipe (permissions %v): %s", wf.Permissions, m)
+			if len(r.srv.Calls()) == before {
+				t.Fatal("the recipe's runs sent no request: nothing was checked")
+			}
+			if rc.file == "breaker-cleanup.yml" && len(r.srv.Tags()) != 0 {
+				t.Errorf("the cleanup left the pull request's tags: %v", r.srv.Tags())
+			}
+			missing := map[string]bool{}
+			for _, c := range r.srv.Calls()[before:] {
+				known := false
+				for _, rp := range requestPermissions {
+					if c.Method != rp.method || !rp.path.MatchString(c.Path) {
+						continue
+					}
+					known = true
+					for _, need := range rp.needs {
+						if !grants(perms, need) {
+							missing[fmt.Sprintf("%s %s needs %s", c.Method, c.Path, need)] = true
+						}
+					}
+				}
+				if !known {
+					t.Errorf("%s %s: no permission is known for this request; add it to requestPermissions from GitHub's reference", c.Method, c.Path)
+				}
+			}
+			out := make([]string, 0, len(missing))
+			for m := range missing {
+				out = append(out, m)
+			}
+			sort.Strings(out)
+			for _, m := range out {
+				t.Errorf("the README's %s (permissions %v): %s", rc.file, perms, m)
+			}
+		})
 	}
 }

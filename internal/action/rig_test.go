@@ -50,7 +50,7 @@ func newRig(t *testing.T) *rig {
 		t.Skip("git is not installed")
 	}
 	r := &rig{t: t, dir: t.TempDir(), srv: ghfake.New(t, ghfake.WithToken(rigToken)),
-		inputs: map[string]string{"token": rigToken, "results": "junit.xml"}}
+		inputs: map[string]string{"token": rigToken, "results": "junit.xml"}, env: map[string]string{}}
 	r.git("init", "-q", "-b", "main")
 	r.commit("Initial commit", "")
 	r.srv.SetDefaultBranch("main", r.git("rev-parse", "main"))
