@@ -3,6 +3,8 @@ package action_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // The line of work in the hardened mode (issue 29): workflow_run with a
@@ -65,5 +67,39 @@ func TestHardened_ACancelledRunIsStillJudged(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The binding deployment breaker init writes observes the base through
+// the same workflow_run: the agent's CI also runs on pushes to the default
+// branch, and the breaker's run on that completion records what failed
+// there (kind base). A pull request's pushes that fail only that test do
+// not trip; a test the agent broke still does.
+func TestHardened_APushToTheDefaultBranchIsTheBase(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.hardened()
+	o := r.workflowRunOfPush(6000, "main", "failure", junitOf(map[string]string{"TestFlaky": "fail", "TestLogin": "pass"}))
+	if o.Err != nil {
+		t.Fatalf("the run on main: %v\n%s", o.Err, o.stdout)
+	}
+	if e, err := ledger.Decode(r.checkRun(r.git("rev-parse", "main")).Text); err != nil || e.Kind != ledger.KindBase {
+		t.Fatalf("main's entry: kind %q (%v); want %q\n%s", e.Kind, err, ledger.KindBase, o.stdout)
+	}
+	r.git("checkout", "-q", "-b", "agent/fix")
+	for i := range 3 {
+		r.commit("Fix the cache")
+		pr := r.open(7, "agent/fix")
+		o = r.workflowRun(int64(6001+i), pr, "failure", junitOf(map[string]string{"TestFlaky": "fail", "TestLogin": "pass"}))
+		if o.state() != "CLOSED" {
+			t.Fatalf("push %d failing only the base's test: %q; want CLOSED\n%s", i+1, o.state(), o.stdout)
+		}
+	}
+	for i := range 3 {
+		r.commit("Fix the login")
+		o = r.workflowRun(int64(6010+i), r.open(7, "agent/fix"), "failure", junitOf(map[string]string{"TestFlaky": "fail", "TestLogin": "fail"}))
+	}
+	if o.state() != "OPEN" {
+		t.Fatalf("three pushes failing TestLogin too: %q; want OPEN\n%s", o.state(), o.stdout)
 	}
 }

@@ -326,19 +326,7 @@ func junitOf(statuses map[string]string) string {
 // not empty, is the run's uploaded artifact reports/junit.xml.
 func (r *rig) workflowRun(runID int64, pr breaker.PullRequest, conclusion, junit string) outcome {
 	r.t.Helper()
-	if junit != "" {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		w, err := zw.Create("reports/junit.xml")
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		_, _ = w.Write([]byte(junit))
-		if err := zw.Close(); err != nil {
-			r.t.Fatal(err)
-		}
-		r.srv.AddArtifact(runID, "test-results", buf.Bytes())
-	}
+	r.artifact(runID, junit)
 	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", pr.HeadSHA), "\n") {
 		if f := strings.Fields(line); len(f) > 1 {
 			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
@@ -358,4 +346,45 @@ func (r *rig) workflowRun(runID int64, pr breaker.PullRequest, conclusion, junit
 		"base":   map[string]any{"ref": pr.BaseRef, "sha": pr.BaseSHA, "repo": repo},
 	}}
 	return r.run("workflow_run", p)
+}
+
+// workflowRunOfPush runs the Action on the completion of tested run runID
+// of a push to branch (no pull request: GitHub lists none for a push),
+// concluded as conclusion, with junit as its artifact.
+func (r *rig) workflowRunOfPush(runID int64, branch, conclusion, junit string) outcome {
+	r.t.Helper()
+	r.artifact(runID, junit)
+	head := r.git("rev-parse", branch)
+	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", head), "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
+		}
+	}
+	r.srv.SetRef("heads/"+branch, head)
+	p := r.payload("workflow_run.json")
+	p["action"] = "completed"
+	wr := p["workflow_run"].(map[string]any)
+	wr["id"], wr["event"], wr["conclusion"] = runID, "push", conclusion
+	wr["head_sha"], wr["head_branch"] = head, branch
+	wr["pull_requests"] = []any{}
+	return r.run("workflow_run", p)
+}
+
+// artifact uploads junit, when not empty, as tested run runID's artifact
+// test-results, holding reports/junit.xml.
+func (r *rig) artifact(runID int64, junit string) {
+	r.t.Helper()
+	if junit != "" {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, err := zw.Create("reports/junit.xml")
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		_, _ = w.Write([]byte(junit))
+		if err := zw.Close(); err != nil {
+			r.t.Fatal(err)
+		}
+		r.srv.AddArtifact(runID, "test-results", buf.Bytes())
+	}
 }

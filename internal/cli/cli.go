@@ -32,6 +32,7 @@ func commands() []command {
 		{"results", "print what the breaker reads from test result files", runResults},
 		{"ledger", "fetch CI's ledger of a pull request or branch as JSON lines", runLedger},
 		{"demo", "evaluate a throw-away repository with a death spiral", runDemo},
+		{"init", "write the breaker's workflows into a repository", runInit},
 		{"protocol", "print the agent-side protocol", runProtocol},
 		{"action", "run as a GitHub Action (default when GITHUB_ACTIONS=true)", runAction},
 		{"version", "print the version", runVersion},

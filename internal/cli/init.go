@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/greenlight-ci/breaker/internal/setup"
+)
+
+// ActionRef is the breaker action a released binary's init writes:
+// OWNER/REPO@<the release commit>, set at build time with -ldflags
+// "-X ...cli.ActionRef=owner/repo@sha". Empty in a development build,
+// where init needs --action.
+var ActionRef = ""
+
+var initHelp = `Usage: breaker init [--agent NAME] [--runner NAME] [--action OWNER/REPO@SHA]
+                    [--default-branch BRANCH] [--simple] [--force] [--dir DIR]
+
+Write the breaker's workflows into the repository at DIR (default: the
+current directory), for the agent and the test runner named:
+
+  .github/workflows/agent-ci.yml          the agent's tests, on pull_request and on
+                                          pushes to the default branch, with a token
+                                          that may only read; uploads test-results/
+  .github/workflows/breaker.yml           the breaker, on workflow_run from the default
+                                          branch (which no branch can edit), with the
+                                          ledger key from the environment "breaker"
+  .github/workflows/breaker-commands.yml  /breaker debug and /breaker reset
+  .github/workflows/breaker-cleanup.yml   a closed pull request's tags
+  the agent's instructions file           three lines, appended (never overwritten)
+
+This is the deployment that binds: the agent's code and its branch's
+workflows never reach the verdict, the key or the ledger. --simple writes
+one two-job workflow instead, which the agent can edit on its branch: it
+does not bind.
+
+Flags:
+  --agent NAME            ` + strings.Join(setup.AgentNames, ", ") + ` (default other):
+                          the logins given to agent-actors and the instructions
+                          file (.github/copilot-instructions.md, CLAUDE.md, AGENTS.md)
+  --runner NAME           ` + strings.Join(setup.RunnerNames, ", ") + `;
+                          default: detected from the build files at DIR
+  --action OWNER/REPO@SHA the breaker action the workflows use, pinned to a full
+                          commit SHA (default: the release this binary was built
+                          from, when it was)
+  --default-branch BRANCH the repository's default branch (default: origin's HEAD,
+                          else the branch checked out)
+  --simple                write the one-file workflow that does not bind
+  --force                 overwrite workflows that exist
+  --dir DIR               the repository's root (default .)
+
+It writes nothing when a workflow exists and --force is not given. It prints
+each file it wrote and what to do next (the environment, the key, the
+required check).
+
+` + plainExitCodesHelp
+
+func runInit(_ context.Context, env *Env, args []string) int {
+	fs := newFlags("init")
+	agent := fs.String("agent", "other", "")
+	runner := fs.String("runner", "", "")
+	action := fs.String("action", ActionRef, "")
+	branch := fs.String("default-branch", "", "")
+	simple := fs.Bool("simple", false, "")
+	force := fs.Bool("force", false, "")
+	dir := fs.String("dir", ".", "")
+	if code, ok := parseFlags(fs, args, initHelp, env); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(env.Stderr, "breaker init: takes no arguments; run 'breaker init --help'")
+		return ExitUsage
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(env.Stderr, "breaker init: %v\n", err)
+		return ExitError
+	}
+	if *action == "" {
+		return fail(errors.New("--action is required in a development build: name your published copy of the breaker pinned to a commit, " +
+			"e.g. --action my-org/breaker@<40-hex sha> (docs/publishing.md says how to publish one)"))
+	}
+	if *branch == "" {
+		b, err := defaultBranch(*dir)
+		if err != nil {
+			return fail(err)
+		}
+		*branch = b
+	}
+	root, err := os.OpenRoot(*dir)
+	if err != nil {
+		return fail(fmt.Errorf("--dir %s: %w", *dir, err))
+	}
+	defer root.Close()
+	plan, err := setup.Build(root.FS(), setup.Options{Runner: *runner, Agent: *agent, DefaultBranch: *branch, Uses: *action, Simple: *simple})
+	if err != nil {
+		return fail(err)
+	}
+	if !*force {
+		var there []string
+		for _, f := range plan.Files {
+			if _, err := root.Stat(f.Path); err == nil && !f.Append {
+				there = append(there, f.Path)
+			}
+		}
+		if len(there) > 0 {
+			return fail(fmt.Errorf("%s already exist: nothing written; run again with --force to overwrite them", strings.Join(there, ", ")))
+		}
+	}
+	var wrote []string
+	for _, f := range plan.Files {
+		msg, err := writePlanned(root, f)
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", f.Path, err))
+		}
+		wrote = append(wrote, msg)
+	}
+	out := env.Stdout
+	fmt.Fprintf(out, "breaker init: the tests run as %s; the agent is %s.\n\n", plan.Runner.Title, plan.Agent.Name)
+	for _, w := range wrote {
+		fmt.Fprintln(out, "  "+w)
+	}
+	fmt.Fprintln(out)
+	fmt.Fprint(out, initNext(*simple, *branch))
+	return ExitClosed
+}
+
+// writePlanned writes one planned file under root and says what it did.
+func writePlanned(root *os.Root, f setup.File) (string, error) {
+	if err := root.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+		return "", err
+	}
+	if !f.Append {
+		if err := root.WriteFile(f.Path, []byte(f.Content), 0o644); err != nil {
+			return "", err
+		}
+		return "wrote " + f.Path, nil
+	}
+	old, err := root.ReadFile(f.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := root.WriteFile(f.Path, []byte(f.Content), 0o644); err != nil {
+			return "", err
+		}
+		return "wrote " + f.Path + " (the agent's instructions)", nil
+	case err != nil:
+		return "", err
+	}
+	first, _, _ := strings.Cut(f.Content, "\n")
+	if strings.Contains(string(old), first) {
+		return "kept " + f.Path + ": it already holds the breaker's lines", nil
+	}
+	sep := "\n"
+	if len(old) > 0 && !strings.HasSuffix(string(old), "\n") {
+		sep = "\n\n"
+	}
+	file, err := root.OpenFile(f.Path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return "", err
+	}
+	if _, err := file.WriteString(sep + f.Content); err != nil {
+		file.Close()
+		return "", err
+	}
+	if err := file.Close(); err != nil {
+		return "", err
+	}
+	return "appended the breaker's lines to " + f.Path, nil
+}
+
+// initNext is what to do after init, in order.
+func initNext(simple bool, branch string) string {
+	if simple {
+		return `Next:
+  1. Commit these files and push them to ` + branch + `.
+  2. Require the check "greenlight-breaker" on ` + branch + ` (a branch ruleset).
+This shape does not bind: the agent can edit the workflow on its branch.
+breaker init without --simple writes the deployment that binds.
+`
+	}
+	return `Next:
+  1. Create the environment "breaker" (Settings > Environments) with deployment
+     branches limited to ` + branch + `, and give it a ledger key:
+       openssl rand -hex 32 | gh secret set LEDGER_KEY --env breaker
+  2. Commit these files and push them to ` + branch + ` (workflow_run and comment
+     workflows run only as the default branch has them).
+  3. Require the check "greenlight-breaker" on ` + branch + ` (a branch ruleset).
+  4. Recommended: run the breaker as a GitHub App of its own, so its check runs
+     are not the agent's github-actions[bot]: uncomment the app lines in
+     .github/workflows/breaker.yml.
+`
+}
+
+// defaultBranch is origin's HEAD branch in the repository at dir, else the
+// branch checked out.
+func defaultBranch(dir string) (string, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: false})
+	if err != nil {
+		return "", fmt.Errorf("%s is not the root of a git repository (%v): run breaker init there, or pass --dir", dir, err)
+	}
+	if ref, err := repo.Reference(plumbing.NewRemoteHEADReferenceName("origin"), false); err == nil && ref.Type() == plumbing.SymbolicReference {
+		return strings.TrimPrefix(ref.Target().String(), "refs/remotes/origin/"), nil
+	}
+	head, err := repo.Reference(plumbing.HEAD, false)
+	if err == nil && head.Type() == plumbing.SymbolicReference && head.Target().IsBranch() {
+		return head.Target().Short(), nil
+	}
+	return "", errors.New("cannot tell the default branch (no origin/HEAD, and HEAD is not on a branch): pass --default-branch")
+}

@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// initAction is the published copy the tests' workflows use.
+const initAction = "acme/breaker@0123456789abcdef0123456789abcdef01234567"
+
+// initRepo is a fresh git repository on main holding files.
+func initRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	r := &testRepo{t: t, dir: dir}
+	r.git("init", "-q", "-b", "main")
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runInitIn(dir string, args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), append([]string{"breaker", "init", "--dir", dir}, args...),
+		func(string) string { return "" }, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// breaker init in a fresh repository of each runner writes workflows that
+// keep the agent's code from every write scope (the workflow rule), pin
+// every third-party action by SHA, and that actionlint accepts; the
+// runner is detected from the build files the test writes.
+func TestInit_EachRunnerWritesWorkflowsThatPassTheRules(t *testing.T) {
+	t.Parallel()
+	lint, lintErr := exec.LookPath("actionlint")
+	if lintErr != nil && os.Getenv("CI") == "true" {
+		t.Fatal("actionlint is not on PATH; .ci/run installs it before the tests")
+	}
+	cases := []struct {
+		runner  string
+		files   map[string]string
+		results string // the breaker's results input
+		step    string // in the tests' step
+	}{
+		{"go", map[string]string{"go.mod": "module example.com/shop\n\ngo 1.24\n"}, "go-test.json", "go test -json ./... > test-results/go-test.json"},
+		{"pytest", map[string]string{"pyproject.toml": "[project]\nname = \"shop\"\nversion = \"0.1.0\"\n"}, "junit.xml", "python -m pytest --junitxml=test-results/junit.xml"},
+		{"jest", map[string]string{"package.json": `{"devDependencies": {"jest": "^29.7.0"}, "scripts": {"test": "jest"}}`}, "junit.xml", "--reporters=jest-junit"},
+		{"vitest", map[string]string{"package.json": `{"devDependencies": {"vitest": "^3.2.0"}}`}, "junit.xml", "--outputFile.junit=test-results/junit.xml"},
+		{"mocha", map[string]string{"package.json": `{"devDependencies": {"mocha": "^11.0.0"}}`}, "mocha.tap", "npx mocha --reporter tap > test-results/mocha.tap"},
+		{"node", map[string]string{"package.json": `{"scripts": {"test": "node --test"}}`}, "node-test.tap", "--test-reporter-destination=test-results/node-test.tap"},
+		{"dotnet", map[string]string{"Shop.sln": "\n"}, "*.trx", "dotnet test --logger trx --results-directory test-results"},
+		{"maven", map[string]string{"pom.xml": "<project/>\n"}, "TEST-*.xml", "mvn -B -fae test"},
+		{"gradle", map[string]string{"build.gradle.kts": "plugins { java }\n", "gradlew": "#!/bin/sh\n"}, "TEST-*.xml", "./gradlew test --continue"},
+		{"cargo", map[string]string{"Cargo.toml": "[package]\nname = \"shop\"\nversion = \"0.1.0\"\n"}, "junit.xml", "cargo nextest run --profile ci"},
+	}
+	for _, c := range cases {
+		for _, simple := range []bool{false, true} {
+			name := c.runner
+			if simple {
+				name += "/simple"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				dir := initRepo(t, c.files)
+				args := []string{"--agent", "copilot", "--action", initAction}
+				if simple {
+					args = append(args, "--simple")
+				}
+				code, out, errOut := runInitIn(dir, args...)
+				if code != ExitClosed {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				workflows, _ := filepath.Glob(filepath.Join(dir, ".github", "workflows", "*.yml"))
+				want := map[bool]int{false: 4, true: 3}[simple]
+				if len(workflows) != want {
+					t.Fatalf("wrote %d workflows %v, want %d\n%s", len(workflows), workflows, want, out)
+				}
+				var all strings.Builder
+				for _, f := range workflows {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					src := string(data)
+					all.WriteString(src)
+					problems, err := unsafeJobs(src)
+					if err != nil {
+						t.Fatalf("%s: %v", filepath.Base(f), err)
+					}
+					for _, p := range problems {
+						t.Errorf("%s: %s", filepath.Base(f), p)
+					}
+					for _, u := range unpinnedActions(strings.ReplaceAll(src, initAction, "./breaker")) {
+						t.Errorf("%s: %s is not pinned by SHA with its version", filepath.Base(f), u)
+					}
+					if !strings.Contains(out, "wrote .github/workflows/"+filepath.Base(f)) {
+						t.Errorf("the output does not name %s:\n%s", filepath.Base(f), out)
+					}
+				}
+				for _, s := range []string{c.step, "uses: " + initAction, "copilot-swe-agent[bot]", "results: \"" + map[bool]string{true: "test-results/"}[simple] + c.results + "\""} {
+					if !strings.Contains(all.String(), s) {
+						t.Errorf("the workflows lack %q", s)
+					}
+				}
+				wr, key := strings.Contains(all.String(), "workflow_run:"), strings.Contains(all.String(), "ledger-key: ${{ secrets.LEDGER_KEY }}")
+				if (simple && (wr || key)) || (!simple && !(wr && key)) {
+					t.Errorf("simple=%v: the binding deployment is workflow_run with the ledger key, the simple one neither", simple)
+				}
+				if data, err := os.ReadFile(filepath.Join(dir, ".github", "copilot-instructions.md")); err != nil || !strings.Contains(string(data), "stop changing code") {
+					t.Errorf("the agent's instructions: %v %q", err, data)
+				}
+				if lintErr != nil {
+					t.Log("actionlint is not on PATH here: the workflows were checked by the rules only")
+					return
+				}
+				cmd := exec.Command(lint, workflows...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("actionlint: %v\n%s", err, out)
+				}
+			})
+		}
+	}
+}
+
+// Run twice, init refuses to overwrite (and writes nothing) until
+// --force; the agent's instructions are appended to the file it already
+// has, once, never overwritten.
+func TestInit_RefusesToOverwriteWithoutForce(t *testing.T) {
+	t.Parallel()
+	dir := initRepo(t, map[string]string{"go.mod": "module x\n", "CLAUDE.md": "# House rules\nUse tabs."})
+	if code, _, errOut := runInitIn(dir, "--agent", "claude", "--action", initAction); code != ExitClosed {
+		t.Fatalf("first run: exit %d: %s", code, errOut)
+	}
+	wf := filepath.Join(dir, ".github", "workflows", "breaker.yml")
+	if err := os.WriteFile(wf, []byte("# edited by hand\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runInitIn(dir, "--agent", "claude", "--action", initAction)
+	if code != ExitError || !strings.Contains(errOut, "--force") || !strings.Contains(errOut, ".github/workflows/breaker.yml") {
+		t.Fatalf("second run: exit %d, %q; want 1 naming the file and --force", code, errOut)
+	}
+	if data, _ := os.ReadFile(wf); string(data) != "# edited by hand\n" {
+		t.Fatalf("the refused run changed breaker.yml: %q", data)
+	}
+	code, out, errOut := runInitIn(dir, "--agent", "claude", "--action", initAction, "--force")
+	if code != ExitClosed || !strings.Contains(out, "kept CLAUDE.md") {
+		t.Fatalf("--force: exit %d, %q %q", code, out, errOut)
+	}
+	if data, _ := os.ReadFile(wf); !strings.Contains(string(data), "workflow_run:") {
+		t.Errorf("--force did not rewrite breaker.yml: %q", data)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "CLAUDE.md"))
+	if !strings.HasPrefix(string(data), "# House rules\nUse tabs.\n\n") || strings.Count(string(data), "CI runs a circuit breaker") != 1 {
+		t.Errorf("CLAUDE.md: %q; want the house rules kept and the breaker's lines once", data)
+	}
+}
+
+// Each refusal names the input and the fix, and writes nothing.
+func TestInit_BadInputNamesTheFix(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		files map[string]string
+		args  []string
+		want  []string
+	}{
+		{"no action", map[string]string{"go.mod": "module x\n"}, nil, []string{"--action", "docs/publishing.md"}},
+		{"a tag, not a commit", map[string]string{"go.mod": "module x\n"}, []string{"--action", "acme/breaker@v1"}, []string{"--action", "40-hex"}},
+		{"no build file", nil, []string{"--action", initAction}, []string{"--runner", "go.mod"}},
+		{"two runners", map[string]string{"go.mod": "module x\n", "package.json": `{"devDependencies": {"jest": "1"}}`}, []string{"--action", initAction}, []string{"--runner", "go (go.mod)", "jest (package.json)"}},
+		{"unknown runner", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--runner", "rspec"}, []string{"--runner \"rspec\"", "pytest"}},
+		{"unknown agent", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--agent", "devin"}, []string{"--agent \"devin\"", "copilot"}},
+		{"a package.json without a known framework", map[string]string{"package.json": `{"scripts": {"test": "ava"}}`}, []string{"--action", initAction}, []string{"--runner", "vitest"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := initRepo(t, c.files)
+			code, _, errOut := runInitIn(dir, c.args...)
+			if code != ExitError || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Fatalf("exit %d, %q; want 1 and one line", code, errOut)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("%q does not say %q", errOut, w)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, ".github")); err == nil {
+				t.Error("a refused run wrote .github")
+			}
+		})
+	}
+}

@@ -1,0 +1,240 @@
+package setup
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// Runner is how a repository's tests run in CI and where their results
+// land: every runner writes its result files into the test-results
+// directory, which the tests' job uploads as the artifact the breaker
+// reads.
+type Runner struct {
+	// Name is the --runner value.
+	Name string
+	// Title says what runs, for people.
+	Title string
+	// Setup are the steps before the tests (the toolchain), as YAML list
+	// items at the steps' indentation; empty when the runner image has it.
+	Setup string
+	// Run is the test step's script; it writes into test-results/.
+	Run string
+	// Results is the glob, inside the uploaded directory, of the files the
+	// breaker reads.
+	Results string
+	// Extra are files the runner needs in the repository (nextest's JUnit
+	// profile), written only when absent.
+	Extra []File
+}
+
+// Pinned third-party actions: a full commit SHA, which no one can move, with
+// the release in a comment, as Dependabot writes them. Each SHA is the
+// release's tag commit in the action's repository.
+const (
+	useCheckout       = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
+	useUpload         = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2"
+	useDownload       = "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0"
+	useSetupGo        = "actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6c7c # v5.5.0"
+	useSetupPython    = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065 # v5.6.0"
+	useSetupNode      = "actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4.4.0"
+	useSetupJava      = "actions/setup-java@c5195efecf7bdfc987ee8bae7a71cb8b11521c00 # v4.7.1"
+	useSetupDotnet    = "actions/setup-dotnet@67a3573c9a986a3f9c594539f4ab511d57bb3ce9 # v4.3.1"
+	useCreateAppToken = "actions/create-github-app-token@d72941d797fd3113feb6b93fd0dec494b13a2547 # v1.12.0"
+)
+
+// RunnerNames are the accepted --runner values, in the order help lists them.
+var RunnerNames = []string{"go", "pytest", "jest", "vitest", "mocha", "node", "dotnet", "maven", "gradle", "cargo"}
+
+// nodeSetup is the Node toolchain and the project's dependencies.
+const nodeSetup = `      - uses: ` + useSetupNode + `
+        with:
+          node-version: lts/*
+          cache: npm
+      - run: npm ci
+`
+
+// runnerFor builds the runner of name for the repository in fsys.
+func runnerFor(name string, fsys fs.FS) (Runner, error) {
+	switch name {
+	case "go":
+		return Runner{Name: name, Title: "Go (go test -json)",
+			Setup: `      - uses: ` + useSetupGo + `
+        with:
+          go-version-file: go.mod
+`,
+			Run:     "go test -json ./... > test-results/go-test.json",
+			Results: "go-test.json"}, nil
+	case "pytest":
+		deps := "python -m pip install pytest"
+		switch {
+		case exists(fsys, "requirements.txt"):
+			deps = "python -m pip install -r requirements.txt pytest"
+		case exists(fsys, "pyproject.toml"), exists(fsys, "setup.py"):
+			deps = "python -m pip install -e . pytest"
+		}
+		return Runner{Name: name, Title: "pytest (JUnit XML)",
+			Setup: `      - uses: ` + useSetupPython + `
+        with:
+          python-version: "3.x"
+      - run: ` + deps + `
+`,
+			Run:     "python -m pytest --junitxml=test-results/junit.xml",
+			Results: "junit.xml"}, nil
+	case "jest":
+		return Runner{Name: name, Title: "Jest (jest-junit)",
+			Setup: nodeSetup + "      - run: npm install --no-save jest-junit\n",
+			Run: "JEST_JUNIT_OUTPUT_DIR=test-results JEST_JUNIT_OUTPUT_NAME=junit.xml \\\n" +
+				"  npx jest --ci --reporters=default --reporters=jest-junit",
+			Results: "junit.xml"}, nil
+	case "vitest":
+		return Runner{Name: name, Title: "Vitest (JUnit XML)",
+			Setup:   nodeSetup,
+			Run:     "npx vitest run --reporter=default --reporter=junit --outputFile.junit=test-results/junit.xml",
+			Results: "junit.xml"}, nil
+	case "mocha":
+		return Runner{Name: name, Title: "Mocha (TAP)",
+			Setup:   nodeSetup,
+			Run:     "npx mocha --reporter tap > test-results/mocha.tap",
+			Results: "mocha.tap"}, nil
+	case "node":
+		return Runner{Name: name, Title: "node:test (TAP)",
+			Setup: nodeSetup,
+			Run: "node --test --test-reporter=spec --test-reporter-destination=stdout \\\n" +
+				"  --test-reporter=tap --test-reporter-destination=test-results/node-test.tap",
+			Results: "node-test.tap"}, nil
+	case "dotnet":
+		return Runner{Name: name, Title: ".NET (dotnet test, TRX)",
+			Setup: `      - uses: ` + useSetupDotnet + `
+        with:
+          dotnet-version: 8.0.x
+`,
+			Run:     `dotnet test --logger trx --results-directory test-results`,
+			Results: "*.trx"}, nil
+	case "maven":
+		return Runner{Name: name, Title: "Maven (Surefire JUnit XML)",
+			Setup: `      - uses: ` + useSetupJava + `
+        with:
+          distribution: temurin
+          java-version: "21"
+          cache: maven
+`,
+			Run: "status=0\nmvn -B -fae test || status=$?\n" +
+				"find . -path '*/target/surefire-reports/TEST-*.xml' -exec cp {} test-results/ \\;\nexit \"$status\"",
+			Results: "TEST-*.xml"}, nil
+	case "gradle":
+		gradle := "gradle"
+		if exists(fsys, "gradlew") {
+			gradle = "./gradlew"
+		}
+		return Runner{Name: name, Title: "Gradle (JUnit XML)",
+			Setup: `      - uses: ` + useSetupJava + `
+        with:
+          distribution: temurin
+          java-version: "21"
+          cache: gradle
+`,
+			Run: "status=0\n" + gradle + " test --continue || status=$?\n" +
+				"find . -path '*/build/test-results/*/TEST-*.xml' -exec cp {} test-results/ \\;\nexit \"$status\"",
+			Results: "TEST-*.xml"}, nil
+	case "cargo":
+		return Runner{Name: name, Title: "cargo via nextest (JUnit XML)",
+			Setup: "      - run: curl -LsSf https://get.nexte.st/latest/linux | tar zxf - -C \"${CARGO_HOME:-$HOME/.cargo}/bin\"\n",
+			Run: "status=0\ncargo nextest run --profile ci || status=$?\n" +
+				"cp target/nextest/ci/junit.xml test-results/ || true\nexit \"$status\"",
+			Results: "junit.xml",
+			Extra: []File{{Path: ".config/nextest.toml", Content: "# The breaker reads the tests' JUnit XML (breaker init wrote this profile).\n" +
+				"[profile.ci]\nfail-fast = false\n\n[profile.ci.junit]\npath = \"junit.xml\"\n"}}}, nil
+	}
+	return Runner{}, fmt.Errorf("--runner %q: want one of %s", name, strings.Join(RunnerNames, ", "))
+}
+
+// Detect names the runner of the repository in fsys from its build files.
+// It fails, naming --runner and what it found, when it finds none or more
+// than one.
+func Detect(fsys fs.FS) (string, error) {
+	var found []string
+	add := func(name, why string) { found = append(found, name+" ("+why+")") }
+	if exists(fsys, "go.mod") {
+		add("go", "go.mod")
+	}
+	for _, f := range []string{"pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "requirements.txt", "tox.ini"} {
+		if exists(fsys, f) {
+			add("pytest", f)
+			break
+		}
+	}
+	if exists(fsys, "package.json") {
+		name, err := nodeRunner(fsys)
+		if err != nil {
+			return "", err
+		}
+		add(name, "package.json")
+	}
+	if dotnet, _ := fs.Glob(fsys, "*.sln"); len(dotnet) > 0 {
+		add("dotnet", dotnet[0])
+	} else if proj, _ := fs.Glob(fsys, "*.csproj"); len(proj) > 0 {
+		add("dotnet", proj[0])
+	}
+	if exists(fsys, "pom.xml") {
+		add("maven", "pom.xml")
+	}
+	for _, f := range []string{"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"} {
+		if exists(fsys, f) {
+			add("gradle", f)
+			break
+		}
+	}
+	if exists(fsys, "Cargo.toml") {
+		add("cargo", "Cargo.toml")
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("found no build file of a runner the breaker knows (go.mod, pyproject.toml, package.json, *.sln, pom.xml, build.gradle, Cargo.toml): name it with --runner %s", strings.Join(RunnerNames, "|"))
+	case 1:
+		name, _, _ := strings.Cut(found[0], " ")
+		return name, nil
+	}
+	sort.Strings(found)
+	return "", fmt.Errorf("found the build files of several runners: %s; name the one whose tests the agent runs with --runner", strings.Join(found, ", "))
+}
+
+// nodeRunner reads package.json for its test framework: vitest, jest or
+// mocha among its dependencies, else node --test in its test script.
+func nodeRunner(fsys fs.FS) (string, error) {
+	data, err := fs.ReadFile(fsys, "package.json")
+	if err != nil {
+		return "", fmt.Errorf("package.json: %w", err)
+	}
+	var pkg struct {
+		Dependencies    map[string]any    `json:"dependencies"`
+		DevDependencies map[string]any    `json:"devDependencies"`
+		Scripts         map[string]string `json:"scripts"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return "", fmt.Errorf("package.json: %w; fix it, or name the runner with --runner", err)
+	}
+	has := func(dep string) bool {
+		_, a := pkg.Dependencies[dep]
+		_, b := pkg.DevDependencies[dep]
+		return a || b
+	}
+	test := pkg.Scripts["test"]
+	for _, name := range []string{"vitest", "jest", "mocha"} {
+		if has(name) {
+			return name, nil
+		}
+	}
+	if strings.Contains(test, "node --test") {
+		return "node", nil
+	}
+	return "", errors.New("package.json names no test framework the breaker knows (vitest, jest or mocha among its dependencies, or node --test in scripts.test): name it with --runner")
+}
+
+func exists(fsys fs.FS, name string) bool {
+	_, err := fs.Stat(fsys, name)
+	return err == nil
+}

@@ -1,0 +1,349 @@
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+)
+
+// File is one file init writes, relative to the repository's root.
+type File struct {
+	Path    string
+	Content string
+	// Append: added to the end of an existing file unless it already holds
+	// the content (the agent's instructions), never overwriting it.
+	Append bool
+}
+
+// Options say what to write.
+type Options struct {
+	// Runner and Agent are names (RunnerNames, AgentNames); an empty Runner
+	// is detected from the repository.
+	Runner, Agent string
+	// DefaultBranch is the repository's default branch: base observations
+	// are pushes to it.
+	DefaultBranch string
+	// Uses is the breaker action as a workflow names it: OWNER/REPO@SHA.
+	Uses string
+	// Simple writes the one-file, two-job workflow instead of the binding
+	// deployment.
+	Simple bool
+}
+
+// Plan is what init writes, and what it says about it.
+type Plan struct {
+	Runner Runner
+	Agent  Agent
+	Files  []File
+}
+
+// usesRE is how a workflow names the breaker: a repository and a full
+// commit SHA, which no one can move (optionally a path inside it, as the
+// binary variant's /binary).
+var usesRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}(/[A-Za-z0-9._/-]+)?@[0-9a-f]{40}$`)
+
+// CheckUses validates the action reference init writes.
+func CheckUses(uses string) error {
+	if !usesRE.MatchString(uses) {
+		return fmt.Errorf("--action %q: want OWNER/REPO@<40-hex commit SHA> of your published copy of the breaker (a tag can be moved; a commit cannot)", uses)
+	}
+	return nil
+}
+
+var branchRE = regexp.MustCompile(`^[A-Za-z0-9._/-]{1,200}$`)
+
+// Build plans the files for the repository in fsys.
+func Build(fsys fs.FS, o Options) (Plan, error) {
+	if err := CheckUses(o.Uses); err != nil {
+		return Plan{}, err
+	}
+	if !branchRE.MatchString(o.DefaultBranch) || strings.Contains(o.DefaultBranch, "..") {
+		return Plan{}, fmt.Errorf("--default-branch %q is not a branch name", o.DefaultBranch)
+	}
+	name := o.Runner
+	if name == "" {
+		var err error
+		if name, err = Detect(fsys); err != nil {
+			return Plan{}, err
+		}
+	}
+	runner, err := runnerFor(name, fsys)
+	if err != nil {
+		return Plan{}, err
+	}
+	agent, err := agentFor(o.Agent)
+	if err != nil {
+		return Plan{}, err
+	}
+	w := writer{o: o, runner: runner, agent: agent}
+	var files []File
+	if o.Simple {
+		files = append(files, File{Path: ".github/workflows/breaker.yml", Content: w.simple()})
+	} else {
+		files = append(files,
+			File{Path: ".github/workflows/agent-ci.yml", Content: w.agentCI()},
+			File{Path: ".github/workflows/breaker.yml", Content: w.breaker()})
+	}
+	files = append(files,
+		File{Path: ".github/workflows/breaker-commands.yml", Content: w.commands()},
+		File{Path: ".github/workflows/breaker-cleanup.yml", Content: w.cleanup()})
+	for _, f := range runner.Extra {
+		if !exists(fsys, f.Path) {
+			files = append(files, f)
+		}
+	}
+	files = append(files, File{Path: agent.Instructions, Content: InstructionLines, Append: true})
+	return Plan{Runner: runner, Agent: agent, Files: files}, nil
+}
+
+// ErrExists is wrapped by a plan's check when a workflow would be
+// overwritten.
+var ErrExists = errors.New("already exists")
+
+type writer struct {
+	o      Options
+	runner Runner
+	agent  Agent
+}
+
+// testSteps are the tests' job steps: the checkout (no credentials kept),
+// the toolchain, the tests writing into test-results/, and its upload
+// whatever the tests concluded.
+func (w writer) testSteps(ref string) string {
+	var b strings.Builder
+	b.WriteString("      - uses: " + useCheckout + "\n        with:\n          persist-credentials: false\n")
+	if ref != "" {
+		b.WriteString("          ref: " + ref + "\n")
+	}
+	b.WriteString(w.runner.Setup)
+	b.WriteString("      - name: tests # " + w.runner.Title + "\n        run: |\n          mkdir -p test-results\n")
+	for _, l := range strings.Split(w.runner.Run, "\n") {
+		b.WriteString("          " + l + "\n")
+	}
+	b.WriteString("      - if: ${{ !cancelled() }}\n        uses: " + useUpload + "\n        with:\n          name: test-results\n          path: test-results/\n")
+	return b.String()
+}
+
+// actors is the agent-actors input, or a comment saying why there is none.
+func (w writer) actors(indent string) string {
+	if len(w.agent.Logins) == 0 {
+		return indent + "# agent-actors: the agent's login(s), one a line. Without it the pull request's\n" +
+			indent + "# author and pushers are still treated as the agent.\n"
+	}
+	return indent + "agent-actors: |\n" + indent + "  " + strings.Join(w.agent.Logins, "\n"+indent+"  ") + "\n"
+}
+
+const header = "# Written by `breaker init`. The breaker's own steps run none of the\n" +
+	"# repository's code; the tests run in a job that may only read.\n"
+
+func (w writer) agentCI() string {
+	return header + `name: agent CI
+
+on:
+  pull_request:
+    types: [opened, synchronize, reopened]
+  push:
+    branches: [` + w.o.DefaultBranch + `] # what fails on the base is never a pull request's
+
+permissions:
+  contents: read
+
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+` + w.testSteps("")
+}
+
+// breaker is the binding half: a workflow of the default branch, which no
+// branch can edit, run when the agent's CI completes, holding the write
+// scopes and the ledger key.
+func (w writer) breaker() string {
+	return header + `#
+# It binds: workflow_run always runs this file as the default branch has it,
+# and LEDGER_KEY lives in the environment "breaker", whose deployment
+# branches are the default branch only, so no workflow of the agent's
+# branch can read the key or sign a ledger entry. Stronger still: run it as
+# a GitHub App of its own (uncomment the app lines; the README's "Hardened
+# deployment" says which permissions the App needs).
+name: breaker
+
+on:
+  workflow_run:
+    workflows: ["agent CI"]
+    types: [completed]
+
+permissions: {}
+
+concurrency:
+  group: breaker-${{ github.event.workflow_run.head_repository.full_name }}-${{ github.event.workflow_run.head_branch }}
+  cancel-in-progress: false
+
+jobs:
+  breaker:
+    if: >-
+      github.event.workflow_run.event == 'pull_request' ||
+      (github.event.workflow_run.event == 'push' &&
+       github.event.workflow_run.head_branch == github.event.repository.default_branch)
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    environment: breaker
+    permissions:
+      contents: write       # the checkpoint tag
+      pull-requests: write  # the sticky comment
+      issues: write         # comments are written through the issues API
+      checks: write         # the ledger: one check run per observed push
+      actions: read         # the tested run's results artifact
+    steps:
+      # - id: app
+      #   uses: ` + useCreateAppToken + `
+      #   with:
+      #     app-id: ${{ vars.BREAKER_APP_ID }}
+      #     private-key: ${{ secrets.BREAKER_APP_KEY }}
+      - uses: ` + useCheckout + `
+        with:
+          persist-credentials: false
+          fetch-depth: 0 # the breaker reads the branch's history
+          ref: ${{ github.event.workflow_run.head_sha }}
+      - uses: ` + w.o.Uses + `
+        with:
+          # token: ${{ steps.app.outputs.token }}
+          # app-id: ${{ vars.BREAKER_APP_ID }}
+          ledger-key: ${{ secrets.LEDGER_KEY }}
+          results-artifact: test-results
+          results: "` + w.runner.Results + `"
+` + w.actors("          ")
+}
+
+// simple is the one-file workflow: the tests and the breaker in two jobs.
+// It does not bind: the agent can edit it on its branch.
+func (w writer) simple() string {
+	return header + `#
+# This is the simple shape, and it does not bind: a pull_request run uses the
+# workflow file of the pull request's own commit, which the agent can edit.
+# breaker init without --simple writes the deployment that binds.
+name: agent CI
+
+on:
+  pull_request:
+    types: [opened, synchronize, reopened]
+  push:
+    branches: [` + w.o.DefaultBranch + `] # what fails on the base is never a pull request's
+
+permissions:
+  contents: read
+
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+` + w.testSteps("${{ github.event.pull_request.head.sha || github.sha }}") + `
+  breaker:
+    needs: test
+    if: ${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
+      contents: write       # the checkpoint tag
+      pull-requests: write  # the sticky comment
+      issues: write         # comments are written through the issues API
+      checks: write         # the ledger: one check run per observed push
+    steps:
+      - uses: ` + useCheckout + `
+        with:
+          persist-credentials: false
+          fetch-depth: 0 # the breaker reads the branch's history
+          ref: ${{ github.event.pull_request.head.sha || github.sha }}
+      - uses: ` + useDownload + `
+        with:
+          name: test-results
+          path: test-results
+      - uses: ` + w.o.Uses + `
+        with:
+          results: "test-results/` + w.runner.Results + `"
+          tests-outcome: ${{ needs.test.result }}
+` + w.actors("          ")
+}
+
+// keyLines are the ledger key and its environment in the binding
+// deployment; the simple one has none.
+func (w writer) keyLines() (env, with string) {
+	if w.o.Simple {
+		return "", ""
+	}
+	return "    environment: breaker # holds LEDGER_KEY: resets are ledger entries, signed\n",
+		"          ledger-key: ${{ secrets.LEDGER_KEY }}\n"
+}
+
+func (w writer) commands() string {
+	env, key := w.keyLines()
+	return header + `#
+# /breaker debug and /breaker reset from a maintainer's comment. Comment
+# workflows always run the default branch's file.
+name: breaker commands
+
+on:
+  issue_comment:
+    types: [created]
+
+permissions:
+  contents: write       # the reset tag; the rollback commit and branch update
+  pull-requests: write  # read the pull request; the sticky comment
+  issues: write         # replies
+  checks: write         # the ledger; a reset is a check run on the head
+
+jobs:
+  command:
+    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/breaker')
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+` + env + `    concurrency:
+      group: breaker-command-${{ github.event.issue.number }}
+    steps:
+      - uses: ` + useCheckout + `
+        with:
+          persist-credentials: false # the breaker writes through the API, never git push
+          fetch-depth: 0
+          ref: refs/pull/${{ github.event.issue.number }}/head
+` + w.use(key) + "\n"
+}
+
+// use is the breaker's step with its inputs, which may be none (then no
+// with:, which a workflow may not leave empty).
+func (w writer) use(inputs string) string {
+	inputs += w.actors("          ")
+	for _, l := range strings.Split(strings.TrimSpace(inputs), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			return "      - uses: " + w.o.Uses + "\n        with:\n" + strings.TrimSuffix(inputs, "\n")
+		}
+	}
+	return "      - uses: " + w.o.Uses + "\n" + strings.ReplaceAll(strings.TrimSuffix(inputs, "\n"), "          #", "        #")
+}
+
+func (w writer) cleanup() string {
+	return header + `#
+# A closed pull request's checkpoint and reset tags: those its own ledger
+# records creating, while they still point where it put them.
+name: breaker cleanup
+
+on:
+  pull_request:
+    types: [closed]
+
+permissions:
+  contents: write      # delete tags
+  checks: read         # the ledger: which tags this pull request created
+  pull-requests: read  # the ledger's query reads the pull request and its commits
+
+jobs:
+  cleanup:
+    runs-on: ubuntu-latest
+    timeout-minutes: 5
+    steps:
+      - uses: ` + w.o.Uses + `
+`
+}
