@@ -206,3 +206,29 @@ func TestInit_BadInputNamesTheFix(t *testing.T) {
 		})
 	}
 }
+
+// The README shows first what breaker init writes: its two workflows for
+// a Go repository and Copilot, as init writes them (the action named as
+// the README names it everywhere).
+func TestInit_TheREADMEShowsWhatInitWrites(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := initRepo(t, map[string]string{"go.mod": "module x\n"})
+	if code, _, errOut := runInitIn(dir, "--agent", "copilot", "--action", initAction); code != ExitClosed {
+		t.Fatalf("init: exit %d: %s", code, errOut)
+	}
+	add, _, _ := strings.Cut(string(readme), "\n## Contents")
+	for _, f := range []string{"agent-ci.yml", "breaker.yml"} {
+		data, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		block := "```yaml\n" + strings.ReplaceAll(string(data), initAction, "greenlight-ci/breaker@v1") + "```\n"
+		if !strings.Contains(add, block) {
+			t.Errorf("the README's first section does not show %s as breaker init writes it:\n%s", f, block)
+		}
+	}
+}
