@@ -9,6 +9,9 @@
 // writer the Action uses (evaluate.Snapshot.Entry and ledger.Encode).
 //
 //	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5
+//
+// ACTIONCOST_CALLS=1 lists each run's requests; ACTIONCOST_SHOW=1 prints
+// the newest entry of each case as written.
 package main
 
 import (
@@ -325,30 +328,33 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		return err
 	}
 	later := snap.Entry(snap.Decide(breaker.Refs{}))
+	var written []ledger.Entry
 	for i, h := range heads {
 		e := later
 		if i == 0 {
 			e = first
 		}
 		e.Head, e.ObservedAt, e.RunID = h, start.Add(time.Duration(i)*time.Minute), int64(1000+i)
-		// As the writer names them: the earlier heads not in this head's
-		// history (every one force-pushed away), and the oldest that is.
-		e.PrevHeads, e.Since = nil, ""
-		for j := range i {
-			switch {
-			case !onBranch[heads[j]]:
-				e.PrevHeads = append(e.PrevHeads, heads[j])
-			case onBranch[h] && e.Since == "":
-				e.Since = heads[j]
+		// As the writer names them (evaluate.NamePrevHeads), with the
+		// entries before it read: a head on the branch has the branch's
+		// commits up to it in its history, one force-pushed away none.
+		history := map[string]bool{}
+		if onBranch[h] {
+			for _, b := range heads[:i+1] {
+				if onBranch[b] {
+					history[b] = true
+				}
 			}
 		}
-		if len(e.PrevHeads) > ledger.MaxPrevHeads {
-			e.PrevHeads = e.PrevHeads[len(e.PrevHeads)-ledger.MaxPrevHeads:]
-		}
-		block, _ := ledger.Encode(e, nil)
+		e.PrevHeads, e.Since, e.Seq = evaluate.NamePrevHeads(written, history, h)
+		block, w := ledger.Encode(e, nil)
+		written = append(written, w)
 		text := "The ledger entry of this head.\n\n" + block
 		c.ledgerBytes += len(text)
 		c.newestBytes = len(block)
+		if os.Getenv("ACTIONCOST_SHOW") != "" && i == len(heads)-1 {
+			fmt.Fprintln(os.Stderr, block)
+		}
 		c.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Conclusion: "success", Text: text,
 			AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
 	}

@@ -56,6 +56,11 @@ type run struct {
 	state  *remoteState // what the ledger query read, once read
 	// resultsDir is where the result globs are read; "" = the workspace.
 	resultsDir string
+	// before is where a pushed branch was before the push (the push
+	// event's before): its entries are read with the ledger, so a force
+	// push on a branch without a pull request (no timeline lists it) keeps
+	// the line, whose earlier heads that entry names.
+	before string
 }
 
 // Run runs the Action once for the event the runner gave.

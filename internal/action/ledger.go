@@ -57,7 +57,11 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 			"so the breaker cannot tell its ledger entries (failures, verdicts) from forged ones; resets are still verified against their comments. " +
 			"The hardened deployment (README) keeps a key where the agent's code never runs")
 	}
-	read, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch, Commits: st.Commits})
+	var also []string
+	if r.before != "" {
+		also = append(also, r.before)
+	}
+	read, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch, Commits: st.Commits}, also...)
 	if err != nil {
 		return remoteState{}, err
 	}
@@ -142,10 +146,11 @@ func resetUnverified(ctx context.Context, r *run, pr int, e ledger.Entry, pusher
 	return "", nil
 }
 
-// maxPrevRounds bounds the rounds of following earlier heads: each entry
-// names every head before it, so one round finds them all unless the
-// pull request was rewritten many times over.
-const maxPrevRounds = 8
+// maxPrevRounds bounds the rounds of following earlier heads: the names
+// form a skip list of fan-out ledger.SkipBase, read a round a level (five
+// levels reach 32,768 pushes), and a rewritten head's history takes a
+// round of its own.
+const maxPrevRounds = 16
 
 // Decoded is the ledger as read out of check runs: the entries of the
 // breaker's own app, oldest first, the heads whose record was rewritten,
@@ -196,33 +201,67 @@ func (d *Decoded) done() {
 // every head an entry of who's line of work (its pull request or branch,
 // or one of its commits) names as observed before it that the query did
 // not read (a rebase or a squash took it off the branch): every observed
-// head stays in the ledger (DESIGN §6). Each check run is decoded once. It
-// returns the ledger and how many heads it followed.
-func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText, q LedgerQuery, who evaluate.Run) (Decoded, int, error) {
+// head stays in the ledger (DESIGN §6). also are heads GitHub says the
+// branch was at (a push event's before), read with the rest. Each check
+// run is decoded once. It returns the ledger and how many heads it
+// followed.
+func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText, q LedgerQuery, who evaluate.Run, also ...string) (Decoded, int, error) {
 	d := Decoded{appID: q.AppID, checkName: q.CheckName}
 	own := who.OwnCommits()
 	read := map[string]bool{}
 	for _, run := range runs {
 		read[strings.ToLower(run.HeadSHA)] = true
 	}
+	var extra []string
+	for _, h := range also {
+		if k := strings.ToLower(h); !read[k] {
+			read[k] = true
+			extra = append(extra, h)
+		}
+	}
+	if len(extra) > 0 {
+		more, err := store.ReadHeads(ctx, q, extra)
+		if err != nil {
+			return Decoded{}, 0, err
+		}
+		runs = append(runs, more...)
+	}
 	d.add(runs)
 	followed, scanned := 0, 0
-	inLine := func(e ledger.Entry) bool { return who.Belongs(e) || own[strings.ToLower(e.Head)] }
+	// The line is the pull request's (or branch's) entries, those at its
+	// own commits, and every head an entry of the line names (a skip list:
+	// evaluate.Snapshot.PrevHeads), whoever wrote it.
+	line := make(map[string]bool, len(own))
+	for h := range own {
+		line[h] = true
+	}
+	inLine := func(e ledger.Entry) bool { return who.Belongs(e) || line[strings.ToLower(e.Head)] }
 	ancestry := map[string]bool{}
 	for round := 0; ; round++ {
 		var missing []string
-		for _, e := range d.Entries[scanned:] {
-			if !inLine(e) {
-				continue
-			}
-			for _, h := range e.PrevHeads {
-				if k := strings.ToLower(h); !read[k] {
-					read[k] = true
-					missing = append(missing, h)
+		for grew := true; grew; {
+			grew = false
+			for _, e := range d.Entries[scanned:] {
+				if !inLine(e) {
+					continue
+				}
+				for _, h := range e.PrevHeads {
+					k := strings.ToLower(h)
+					if !line[k] {
+						line[k], grew = true, true
+					}
+					if !read[k] {
+						read[k] = true
+						missing = append(missing, h)
+					}
 				}
 			}
+			if grew {
+				scanned = 0 // an entry read before may be of the line now
+			} else {
+				scanned = len(d.Entries)
+			}
 		}
-		scanned = len(d.Entries)
 		if len(missing) == 0 {
 			// A head a rebase or a squash took off the branch names only the
 			// earlier heads that were not in its history then; the rest are

@@ -1,10 +1,12 @@
 package action_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // The unit is the line of work, not the label (issue 29): once a slice is
@@ -200,5 +202,43 @@ func TestLine_LyingPassTrailersNeverLowerACount(t *testing.T) {
 				t.Errorf("TestLogin: %d failed attempts, %d misreports; want 3 and 3 (tests %+v)", count, len(o.Decision.Misreports), o.Decision.Tests)
 			}
 		})
+	}
+}
+
+// A line of forty force pushes on a branch without a pull request (each
+// attempt amended onto the base, so no earlier head stays in the branch's
+// history, and no pull request's timeline lists them): the newest entry
+// names a skip list of a few heads, and the run still reads every earlier
+// entry through it — the test that failed only at the first push is in the
+// newest entry, with its status now (issue 29: an entry's size no longer
+// grows with the line).
+func TestLine_ALongLineOfForcePushesIsReadWhole(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "agent/fix-login")
+	var o outcome
+	for i := range 40 {
+		r.git("reset", "-q", "--hard", "main")
+		r.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+		statuses := map[string]string{"TestLogin": "fail", "TestOld": "pass"}
+		if i == 0 {
+			statuses = map[string]string{"TestLogin": "pass", "TestOld": "fail"}
+		}
+		r.results(statuses)
+		o = r.push("agent/fix-login")
+	}
+	e, err := ledger.Decode(r.checkRun(r.git("rev-parse", "agent/fix-login")).Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Seq != 40 || len(e.PrevHeads) > 3*ledger.SkipBase {
+		t.Errorf("the 40th entry: seq %d, names %d earlier heads; want seq 40 and at most %d", e.Seq, len(e.PrevHeads), 3*ledger.SkipBase)
+	}
+	found := false
+	for _, tc := range e.Tests {
+		found = found || tc.Name == "TestOld"
+	}
+	if !found || o.state() != "OPEN" {
+		t.Fatalf("the 40th push: state %q, TestOld (failed only at the first push) kept: %v; want OPEN and kept\n%s", o.state(), found, o.stdout)
 	}
 }

@@ -25,6 +25,9 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 		return r.fail("the push event has no head", errors.New("the push payload's \"after\" is empty or null, so there is no commit to judge; "+
 			"run the breaker on push events GitHub sends, or on pull_request"))
 	}
+	if p.Before != zeroSHA && ledger.ValidSHA(p.Before) {
+		r.before = p.Before
+	}
 	var pr *breaker.PullRequest
 	found, ok, err := r.forge.FindPullRequest(ctx, p.After)
 	switch {

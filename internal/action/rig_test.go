@@ -179,9 +179,16 @@ func (r *rig) push(branch string) outcome {
 			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
 		}
 	}
+	// before and forced as GitHub sends them: where the branch was, and
+	// whether the push rewrote it.
+	before, forced := "0000000000000000000000000000000000000000", false
+	if old, ok := r.srv.Ref("heads/" + branch); ok {
+		before = old
+		forced = exec.Command("git", "-C", r.dir, "merge-base", "--is-ancestor", old, head).Run() != nil
+	}
 	r.srv.SetRef("heads/"+branch, head)
 	p := r.payload("push.json")
-	p["ref"], p["after"] = "refs/heads/"+branch, head
+	p["ref"], p["after"], p["before"], p["forced"] = "refs/heads/"+branch, head, before, forced
 	return r.run("push", p)
 }
 

@@ -54,6 +54,10 @@ type WorkflowRun struct {
 type Push struct {
 	Ref   string // refs/heads/<branch> or refs/tags/<tag>
 	After string // the pushed head; all zeros when the ref was deleted
+	// Before is where the branch was before the push (GitHub's word, not
+	// the agent's): after a force push, the head whose ledger entry names
+	// the line's earlier heads. All zeros for a new branch.
+	Before string
 }
 
 // IssueComment is the subset of an issue_comment payload the breaker uses.
@@ -80,6 +84,7 @@ type payload struct {
 	Action      string     `json:"action"`
 	Ref         string     `json:"ref"`
 	After       string     `json:"after"`
+	Before      string     `json:"before"`
 	PullRequest *prPayload `json:"pull_request"`
 	Comment     *struct {
 		ID   int64    `json:"id"`
@@ -164,7 +169,7 @@ func ParseEvent(name, repo string, r io.Reader) (Event, error) {
 	ev := Event{Name: name, Action: p.Action}
 	switch name {
 	case EventPush:
-		ev.Push = &Push{Ref: p.Ref, After: p.After}
+		ev.Push = &Push{Ref: p.Ref, After: p.After, Before: p.Before}
 	case EventPullRequest, EventPullRequestTarget:
 		err = p.fillPullRequest(&ev, repo)
 	case EventIssueComment:

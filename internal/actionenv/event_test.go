@@ -44,7 +44,7 @@ func TestParseEvent_ownPayloads(t *testing.T) {
 		file, event string
 		want        Event
 	}{
-		{"push.json", EventPush, Event{Name: "push", Push: &Push{Ref: "refs/heads/agent/S-3", After: head}}},
+		{"push.json", EventPush, Event{Name: "push", Push: &Push{Ref: "refs/heads/agent/S-3", After: head, Before: "1e8b7c6d5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d"}}},
 		{"pull_request.opened.json", EventPullRequest, Event{Name: "pull_request", Action: "opened", PullRequest: pr("open")}},
 		{"pull_request.synchronize.json", EventPullRequest, Event{Name: "pull_request", Action: "synchronize", PullRequest: pr("open")}},
 		{"pull_request.closed.json", EventPullRequest, Event{Name: "pull_request", Action: "closed", PullRequest: pr("closed"), Merged: true}},
@@ -83,9 +83,9 @@ func TestParseEvent_fixtures(t *testing.T) {
 		want  Event
 	}{
 		{"push/with-new-branch.payload.json", EventPush, Event{Name: "push",
-			Push: &Push{Ref: "refs/heads/master", After: "6113728f27ae82c7b1a177c8d03f9e96e0adf246"}}},
+			Push: &Push{Ref: "refs/heads/master", After: "6113728f27ae82c7b1a177c8d03f9e96e0adf246", Before: "0000000000000000000000000000000000000000"}}},
 		{"push/payload.json", EventPush, Event{Name: "push",
-			Push: &Push{Ref: "refs/tags/simple-tag", After: "0000000000000000000000000000000000000000"}}},
+			Push: &Push{Ref: "refs/tags/simple-tag", After: "0000000000000000000000000000000000000000", Before: "6113728f27ae82c7b1a177c8d03f9e96e0adf246"}}},
 		{"pull_request/synchronize.payload.json", EventPullRequest, Event{Name: "pull_request", Action: "synchronize",
 			PullRequest: &breaker.PullRequest{Number: 2, State: "open", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
 				HeadRef: "changes", BaseRef: "master", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Author: "Codertocat"}}},

@@ -159,10 +159,18 @@ func lineHeads(entries []ledger.Entry, own map[string]bool) map[string]bool {
 	for h := range own {
 		line[h] = true
 	}
-	for _, e := range entries {
-		if own[strings.ToLower(e.Head)] {
+	// An entry names a skip list of the line's earlier heads (ledger.Entry
+	// Seq), each of which names its own stretch: the line is their closure.
+	for grew := true; grew; {
+		grew = false
+		for _, e := range entries {
+			if !line[strings.ToLower(e.Head)] {
+				continue
+			}
 			for _, h := range e.PrevHeads {
-				line[strings.ToLower(h)] = true
+				if k := strings.ToLower(h); !line[k] {
+					line[k], grew = true, true
+				}
 			}
 		}
 	}
@@ -350,7 +358,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{},
 		Verdict: ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed},
 		Branch:  s.meta.Branch, Checkpoint: d.Checkpoint.SHA}
-	e.PrevHeads, e.Since = s.PrevHeads()
+	e.PrevHeads, e.Since, e.Seq = s.PrevHeads()
 	if s.run.Infra != "" {
 		infra := s.run.Infra
 		e.Infra, e.InfraKind = &infra, s.run.InfraKind
@@ -410,36 +418,122 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	return e
 }
 
-// PrevHeads are the heads the ledger holds for this run's line of work
-// (lineHeads) that are not in this head's history, oldest first, bounded
-// by ledger.MaxPrevHeads (the newest kept), and since, the oldest earlier
-// head that is: what the entry this run writes names as observed before
-// it (ledger.Entry.PrevHeads, Since).
-func (s Snapshot) PrevHeads() (prev []string, since string) {
-	entries := append([]ledger.Entry(nil), s.ledger.Entries...)
-	ledger.Sort(entries)
+// PrevHeads are the earlier heads of this run's line of work (lineHeads)
+// that the entry this run writes names (ledger.Entry.PrevHeads), oldest
+// first; since is the oldest of them in this head's history; seq is the
+// entry's place in the line (ledger.Entry.Seq).
+//
+// The names form a skip list over Seq with fan-out ledger.SkipBase = b:
+// the entries since the last multiple of b, the multiples of b since the
+// last multiple of b², the multiples of b² since the last of b³, and so
+// on up to the top level. An entry at a multiple of b names, by the same
+// rule, the b entries before it; one at a multiple of b² the b multiples
+// of b before it: so the reader, following names a round a level,
+// reaches every entry of the line, while each entry names about b heads a
+// level (a few dozen for a line of thousands of pushes) instead of every
+// earlier head (which made the ledger grow as pushes²). Heads in this
+// head's history are named too where the list has them: the reader has
+// them already, and a later force push may take them away. Any entry of
+// the line the list does not reach (an entry from before Seq, a gap) and
+// that this head's history does not hold is named as well: the reader
+// must be able to reach every entry this run read.
+func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
+	var line []ledger.Entry
+	for _, e := range s.ledger.Entries {
+		if inLine(e, s.meta, s.line) {
+			line = append(line, e)
+		}
+	}
 	history := make(map[string]bool, len(s.input.Commits))
 	for _, c := range s.input.Commits {
 		history[strings.ToLower(c.SHA)] = true
 	}
-	seen := map[string]bool{strings.ToLower(s.run.Head): true}
+	return NamePrevHeads(line, history, s.run.Head)
+}
+
+// NamePrevHeads is Snapshot.PrevHeads over the entries of a line of work:
+// what the entry at head names, given the line's entries its run read and
+// the commits of head's history (lower-case SHAs).
+func NamePrevHeads(line []ledger.Entry, history map[string]bool, head string) (prev []string, since string, seq int) {
+	entries := append([]ledger.Entry(nil), line...)
+	ledger.Sort(entries)
+	self := strings.ToLower(head)
+	bySeq := map[int][]string{}
+	names := map[string][]string{} // head → the heads its entries name
+	var order []string             // the line's earlier heads, oldest first
+	seen := map[string]bool{self: true}
+	top := 0
 	for _, e := range entries {
 		h := strings.ToLower(e.Head)
-		if seen[h] || !inLine(e, s.meta, s.line) {
+		top = max(top, e.Seq)
+		names[h] = append(names[h], e.PrevHeads...)
+		if h == self {
 			continue
 		}
-		seen[h] = true
-		switch {
-		case !history[h]:
-			prev = append(prev, e.Head)
-		case since == "":
-			since = e.Head
+		if e.Seq > 0 {
+			bySeq[e.Seq] = append(bySeq[e.Seq], e.Head)
+		}
+		if !seen[h] {
+			seen[h] = true
+			order = append(order, e.Head)
+			if since == "" && history[h] {
+				since = e.Head
+			}
 		}
 	}
-	if len(prev) > ledger.MaxPrevHeads {
-		prev = prev[len(prev)-ledger.MaxPrevHeads:]
+	seq = top + 1
+	named := map[string]bool{}
+	var picked []string
+	name := func(h string) {
+		if k := strings.ToLower(h); k != self && !named[k] {
+			named[k] = true
+			picked = append(picked, h)
+		}
 	}
-	return prev, since
+	for span := ledger.SkipBase; ; span *= ledger.SkipBase {
+		step := span / ledger.SkipBase
+		lo := (seq - 1) / span * span
+		for p := max(lo, step); p < seq; p += step {
+			for _, h := range bySeq[p] {
+				name(h)
+			}
+		}
+		if lo == 0 || span > ledger.MaxSeq {
+			break
+		}
+	}
+	// What the reader reaches from these names, following the names of the
+	// entries it reads.
+	reach := map[string]bool{}
+	walk := func(h string) {
+		stack := []string{h}
+		for len(stack) > 0 {
+			k := strings.ToLower(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+			if !reach[k] {
+				reach[k] = true
+				stack = append(stack, names[k]...)
+			}
+		}
+	}
+	for _, h := range picked {
+		walk(h)
+	}
+	for _, h := range order {
+		if k := strings.ToLower(h); !reach[k] && !history[k] {
+			name(h)
+			walk(h)
+		}
+	}
+	byAge := make(map[string]int, len(order))
+	for i, h := range order {
+		byAge[strings.ToLower(h)] = i
+	}
+	sort.SliceStable(picked, func(i, j int) bool { return byAge[strings.ToLower(picked[i])] < byAge[strings.ToLower(picked[j])] })
+	if len(picked) > ledger.MaxPrevHeads {
+		picked = picked[len(picked)-ledger.MaxPrevHeads:]
+	}
+	return picked, since, seq
 }
 
 // RecordedCheckpoint is the checkpoint of slice the ledger recorded first

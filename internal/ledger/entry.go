@@ -69,6 +69,14 @@ type Entry struct {
 	// came before it in a line of work that is not rewritten.
 	PrevHeads []string `json:"prev_heads,omitempty"`
 	Since     string   `json:"since,omitempty"`
+	// Seq is the entry's place in its line of work: one more than the
+	// highest Seq among the line's entries its run read. PrevHeads name the
+	// line's entries by Seq as a skip list (evaluate.Snapshot.PrevHeads):
+	// the newest pushes in full, and every SkipBase-th, SkipBase²-th ...
+	// entry before them, each of which names its own stretch; so an entry
+	// names a few dozen heads however long the line, and the reader still
+	// reaches every one of them, a round a level.
+	Seq int `json:"seq,omitempty"`
 	// Checkpoint is the slice's checkpoint as this run found it: the commit
 	// its first attempt started from. The first entry of a slice that has
 	// one is the rollback target; a tag is never.
@@ -249,6 +257,12 @@ const (
 // one pull request.
 const MaxPrevHeads = 1000
 
+// MaxSeq bounds an entry's place in its line: a billion pushes.
+const MaxSeq = 1_000_000_000
+
+// SkipBase is the fan-out of the skip list PrevHeads form (Seq).
+const SkipBase = 8
+
 // MaxText is GitHub's limit on a check run's output text, in characters.
 const MaxText = 65535
 
@@ -332,6 +346,9 @@ func decodeJSON(s string) (Entry, error) {
 	if e.Kind != "" && e.Kind != KindBase {
 		return Entry{}, fmt.Errorf("kind %q, want %q or none", e.Kind, KindBase)
 	}
+	if e.Seq < 0 || e.Seq > MaxSeq {
+		return Entry{}, fmt.Errorf("seq %d is outside 0..%d", e.Seq, MaxSeq)
+	}
 	if len(e.PrevHeads) > MaxPrevHeads {
 		return Entry{}, fmt.Errorf("%d earlier heads, over the %d bound", len(e.PrevHeads), MaxPrevHeads)
 	}
@@ -358,6 +375,9 @@ func decodeJSON(s string) (Entry, error) {
 	}
 	return e, nil
 }
+
+// ValidSHA reports whether s is a full commit id (SHA-1 or SHA-256, hex).
+func ValidSHA(s string) bool { return validSHA(s) }
 
 func validSHA(s string) bool {
 	if len(s) != 40 && len(s) != 64 {

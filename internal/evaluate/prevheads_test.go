@@ -1,0 +1,158 @@
+package evaluate
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/ledger"
+)
+
+// lineWriter writes a line of work's entries as the Action does: each with
+// the names NamePrevHeads gives, the entries before it read.
+type lineWriter struct {
+	entries []ledger.Entry
+	n       int
+}
+
+func (w *lineWriter) head() string {
+	w.n++
+	sum := sha1.Sum([]byte(fmt.Sprint("head ", w.n)))
+	return hex.EncodeToString(sum[:])
+}
+
+// write records an entry at head, whose history holds the heads of
+// history (lower case).
+func (w *lineWriter) write(head string, history map[string]bool) ledger.Entry {
+	e := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: time.Unix(int64(1_800_000_000+len(w.entries)*60), 0).UTC(), RunID: int64(len(w.entries) + 1)}
+	e.PrevHeads, e.Since, e.Seq = NamePrevHeads(w.entries, history, head)
+	w.entries = append(w.entries, e)
+	return e
+}
+
+// reach is what a reader of e finds by following names a round at a time
+// (as the Action's FollowPrevHeads does), with the heads of history read
+// with the branch: every head it reaches, and the rounds it took.
+func (w *lineWriter) reach(e ledger.Entry, history map[string]bool) (map[string]bool, int) {
+	byHead := map[string][]ledger.Entry{}
+	for _, x := range w.entries {
+		byHead[strings.ToLower(x.Head)] = append(byHead[strings.ToLower(x.Head)], x)
+	}
+	got := map[string]bool{strings.ToLower(e.Head): true}
+	frontier := []string{strings.ToLower(e.Head)}
+	for h := range history {
+		if !got[h] {
+			got[h] = true
+			frontier = append(frontier, h)
+		}
+	}
+	rounds := 0
+	for len(frontier) > 0 {
+		var next []string
+		for _, h := range frontier {
+			for _, x := range byHead[h] {
+				for _, p := range x.PrevHeads {
+					if k := strings.ToLower(p); !got[k] {
+						got[k] = true
+						next = append(next, k)
+					}
+				}
+			}
+		}
+		if len(next) > 0 {
+			rounds++
+		}
+		frontier = next
+	}
+	return got, rounds
+}
+
+// A line of force pushes only (no entry in the newest head's history):
+// the newest entry names a few heads a level, and following the names
+// reaches every earlier entry in a round or so a level.
+func TestNamePrevHeads_ASkipListReachesEveryEntry(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, 2, 7, 8, 9, 63, 64, 65, 511, 513, 700} {
+		w := &lineWriter{}
+		var last ledger.Entry
+		for range n {
+			last = w.write(w.head(), nil)
+		}
+		got, rounds := w.reach(last, nil)
+		for _, e := range w.entries {
+			if !got[strings.ToLower(e.Head)] {
+				t.Fatalf("%d entries: entry %d (seq %d) is not reached from the newest", n, e.RunID, e.Seq)
+			}
+		}
+		levels := 1
+		for span := ledger.SkipBase; span < n; span *= ledger.SkipBase {
+			levels++
+		}
+		if max := levels * ledger.SkipBase; len(last.PrevHeads) > max {
+			t.Errorf("%d entries: the newest names %d heads, want at most %d (%d levels of %d)", n, len(last.PrevHeads), max, levels, ledger.SkipBase)
+		}
+		if rounds > levels+1 {
+			t.Errorf("%d entries: %d rounds to reach them all, want at most %d", n, rounds, levels+1)
+		}
+		if last.Seq != n {
+			t.Errorf("%d entries: the newest's seq is %d", n, last.Seq)
+		}
+	}
+}
+
+// Pushes and force pushes at random: every entry's names, with the
+// history of its head, reach every entry written before it, however the
+// branch was rewritten in between; and no entry names more than a skip
+// list's worth when every earlier entry has its seq.
+func TestNamePrevHeads_RewrittenLinesStayReachable(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(16) {
+		rng := rand.New(rand.NewPCG(seed, 29))
+		w := &lineWriter{}
+		var branch []string // the current history's heads, oldest first
+		for i := range 200 {
+			switch r := rng.IntN(10); {
+			case r < 2 && len(branch) > 0: // a force push keeping a prefix
+				branch = branch[:rng.IntN(len(branch))]
+			case r < 3: // a rebase: nothing of the old history stays
+				branch = nil
+			}
+			h := w.head()
+			branch = append(branch, h)
+			history := map[string]bool{}
+			for _, b := range branch {
+				history[b] = true
+			}
+			e := w.write(h, history)
+			got, _ := w.reach(e, history)
+			for _, x := range w.entries {
+				if !got[strings.ToLower(x.Head)] {
+					t.Fatalf("seed %d, push %d: entry at push %d is not reached (names %d heads)", seed, i, x.RunID, len(e.PrevHeads))
+				}
+			}
+			if len(e.PrevHeads) > 4*ledger.SkipBase {
+				t.Fatalf("seed %d, push %d: names %d heads", seed, i, len(e.PrevHeads))
+			}
+		}
+	}
+}
+
+// An entry from before Seq (none) that the skip list cannot reach is
+// named outright when the head's history does not hold it.
+func TestNamePrevHeads_AnEntryWithoutSeqIsNamed(t *testing.T) {
+	t.Parallel()
+	w := &lineWriter{}
+	old := ledger.Entry{Schema: ledger.Schema, Head: w.head(), ObservedAt: time.Unix(1_700_000_000, 0).UTC(), RunID: 1}
+	w.entries = append(w.entries, old)
+	for range 20 {
+		w.write(w.head(), nil)
+	}
+	e := w.write(w.head(), nil)
+	if got, _ := w.reach(e, nil); !got[old.Head] {
+		t.Fatalf("the entry without seq is not reached: names %v", e.PrevHeads)
+	}
+}
