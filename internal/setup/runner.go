@@ -57,6 +57,15 @@ const nodeSetup = `      - uses: ` + useSetupNode + `
       - run: npm ci
 `
 
+// javaSetup is the JDK, with the build tool's cache.
+func javaSetup(cache string) string {
+	return `      - uses: ` + useSetupJava + `
+        with:
+          distribution: temurin
+          java-version: "21"
+          cache: ` + cache + "\n"
+}
+
 // runnerFor builds the runner of name for the repository in fsys.
 func runnerFor(name string, fsys fs.FS) (Runner, error) {
 	switch name {
@@ -116,12 +125,7 @@ func runnerFor(name string, fsys fs.FS) (Runner, error) {
 			Results: "*.trx"}, nil
 	case "maven":
 		return Runner{Name: name, Title: "Maven (Surefire JUnit XML)",
-			Setup: `      - uses: ` + useSetupJava + `
-        with:
-          distribution: temurin
-          java-version: "21"
-          cache: maven
-`,
+			Setup: javaSetup("maven"),
 			Run: "status=0\nmvn -B -fae test || status=$?\n" +
 				"find . -path '*/target/surefire-reports/TEST-*.xml' -exec cp {} test-results/ \\;\nexit \"$status\"",
 			Results: "TEST-*.xml"}, nil
@@ -131,12 +135,7 @@ func runnerFor(name string, fsys fs.FS) (Runner, error) {
 			gradle = "./gradlew"
 		}
 		return Runner{Name: name, Title: "Gradle (JUnit XML)",
-			Setup: `      - uses: ` + useSetupJava + `
-        with:
-          distribution: temurin
-          java-version: "21"
-          cache: gradle
-`,
+			Setup: javaSetup("gradle"),
 			Run: "status=0\n" + gradle + " test --continue || status=$?\n" +
 				"find . -path '*/build/test-results/*/TEST-*.xml' -exec cp {} test-results/ \\;\nexit \"$status\"",
 			Results: "TEST-*.xml"}, nil

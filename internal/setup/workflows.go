@@ -139,7 +139,13 @@ const header = "# Written by `breaker init`. The breaker's own steps run none of
 	"# repository's code; the tests run in a job that may only read.\n"
 
 func (w writer) agentCI() string {
-	return header + `name: agent CI
+	return header + w.testWorkflow("")
+}
+
+// testWorkflow is the agent's CI up to its test job's steps, checking out
+// ref ("" for the event's commit).
+func (w writer) testWorkflow(ref string) string {
+	return `name: agent CI
 
 on:
   pull_request:
@@ -155,7 +161,7 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 30
     steps:
-` + w.testSteps("")
+` + w.testSteps(ref)
 }
 
 // breaker is the binding half: a workflow of the default branch, which no
@@ -225,23 +231,7 @@ func (w writer) simple() string {
 # This is the simple shape, and it does not bind: a pull_request run uses the
 # workflow file of the pull request's own commit, which the agent can edit.
 # breaker init without --simple writes the deployment that binds.
-name: agent CI
-
-on:
-  pull_request:
-    types: [opened, synchronize, reopened]
-  push:
-    branches: [` + w.o.DefaultBranch + `] # what fails on the base is never a pull request's
-
-permissions:
-  contents: read
-
-jobs:
-  test:
-    runs-on: ubuntu-latest
-    timeout-minutes: 30
-    steps:
-` + w.testSteps("${{ github.event.pull_request.head.sha || github.sha }}") + `
+` + w.testWorkflow("${{ github.event.pull_request.head.sha || github.sha }}") + `
   breaker:
     needs: test
     if: ${{ !cancelled() }}
