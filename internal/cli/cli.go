@@ -105,7 +105,22 @@ const plainExitCodesHelp = `Exit codes:
   2   usage error
 `
 
-func runVersion(_ context.Context, env *Env, _ []string) int {
+const versionHelp = `Usage: breaker version
+
+Print the breaker's version, the Go toolchain it was built with, and the
+platform (also 'breaker --version').
+
+` + plainExitCodesHelp
+
+func runVersion(_ context.Context, env *Env, args []string) int {
+	fs := newFlags("version")
+	if code, ok := parseFlags(fs, args, versionHelp, env); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(env.Stderr, "breaker version: takes no arguments; run 'breaker version --help'")
+		return ExitUsage
+	}
 	fmt.Fprintf(env.Stdout, "breaker %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return ExitClosed
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -122,7 +124,23 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: %s\n", report.SafeLine(err.Error()))
 		return ExitError
 	}
-	return printDecision(env, snap.Decide(snap.LocalRefs()), *format)
+	if known := snap.KnownSlices(); opts.Slice != "" && !slices.Contains(known, opts.Slice) {
+		fmt.Fprintf(env.Stderr, "breaker evaluate: --slice %s: no commit trailer, branch name, ledger entry or slice graph here names it (known: %s); check the id, or leave --slice out to judge the newest attempt's slice\n",
+			opts.Slice, report.SafeLine(strings.Join(known, ", ")))
+		return ExitUsage
+	}
+	code := printDecision(env, snap.Decide(snap.LocalRefs()), *format)
+	// A named result file that could not be read, or was read in part, is
+	// the verdict of a push without (all of) its results, as CI would judge
+	// it, and never a success: an OPEN verdict keeps its 42, anything else
+	// exits 1 with the file and the fix.
+	if err := unreadResults(snap.ResultFiles()); err != nil {
+		fmt.Fprintf(env.Stderr, "breaker evaluate: %s\n", report.SafeLine(err.Error()))
+		if code == ExitClosed {
+			code = ExitError
+		}
+	}
+	return code
 }
 
 // checkPolicy validates the policy and its tuning, with the rules the

@@ -77,7 +77,36 @@ func runResults(_ context.Context, env *Env, args []string) int {
 	if len(rep.Files) == 0 || workspace.Unreadable(rep) != nil {
 		return ExitError
 	}
+	if err := malformedResults(rep.Files); err != nil {
+		fmt.Fprintf(env.Stderr, "breaker results: %s\n", report.SafeLine(err.Error()))
+		return ExitError
+	}
 	return ExitClosed
+}
+
+// malformedResults is the first result file read in part: one that ends
+// in the middle of a record, or holds a broken one (testresult.Result
+// Malformed), named with its line and the fix.
+func malformedResults(files []testresult.File) error {
+	for _, f := range files {
+		if f.Result != nil && f.Result.Malformed != nil {
+			m := f.Result.Malformed
+			return fmt.Errorf("%s: line %d: %s; write the file again (re-run the tests)", f.Path, m.Line, m.Msg)
+		}
+	}
+	return nil
+}
+
+// unreadResults is the first named result file that could not be read at
+// all (missing, not a result format), with the fix; then a file read in
+// part (malformedResults).
+func unreadResults(files []testresult.File) error {
+	for _, f := range files {
+		if f.Err != nil {
+			return fmt.Errorf("--results: %v: name the files the tests wrote (a CI run would count this push as failed, without results)", f.Err)
+		}
+	}
+	return malformedResults(files)
 }
 
 // readResults reads the result files globs name inside the workspace dir,

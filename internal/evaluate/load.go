@@ -264,6 +264,24 @@ func (s Snapshot) Slices(configured string) []string {
 	return out
 }
 
+// KnownSlices are the slices a run here may be asked about: Slices (the
+// commits', the branch's, the ledger's) and the slice graph's, if any.
+func (s Snapshot) KnownSlices() []string {
+	out := s.Slices("")
+	if g, ok := s.input.Scope.(interface{ Slices() []string }); ok {
+		for _, sl := range g.Slices() {
+			if !slices.Contains(out, sl) {
+				out = append(out, sl)
+			}
+		}
+	}
+	return out
+}
+
+// ResultFiles are the result files the run read, each with its result or
+// why it could not be read.
+func (s Snapshot) ResultFiles() []testresult.File { return s.report.Files }
+
 // NamedSlices are the slice ids the commits name, in order.
 func (s Snapshot) NamedSlices() []string { return breaker.NamedSlices(s.input.Policy, s.input.Commits) }
 

@@ -154,7 +154,7 @@ func (r *Repo) base(rev string) (namedRevision, error) {
 	if rev != "" {
 		got, err := r.resolve(rev)
 		if err != nil {
-			return namedRevision{}, fmt.Errorf("base: %w", err)
+			return namedRevision{}, fmt.Errorf("base: %w: name a branch, tag or commit this clone holds (git branch -a lists them); in CI, %s", err, shallowFix)
 		}
 		name := got.ref.String()
 		if name == "" {

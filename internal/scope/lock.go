@@ -2,6 +2,7 @@ package scope
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -53,6 +54,19 @@ func (n none) Lock(string) breaker.ScopeLock { return off(string(n)) }
 // given note, for a repository without a slice graph; for example
 // None("no slice graph at .greenlight/GRAPH.json: scope lock off").
 func None(note string) breaker.ScopeSource { return none(note) }
+
+// Slices are the slice ids the graph defines, sorted.
+func (g *Graph) Slices() []string {
+	if g == nil {
+		return nil
+	}
+	out := make([]string, 0, len(g.slices))
+	for id := range g.slices {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // Lock returns the scope lock of the slice. A slice that is not in the
 // graph, or that names no packages, deliverables, test files, contract paths

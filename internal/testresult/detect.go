@@ -75,7 +75,7 @@ func Detect(head []byte) (Format, error) {
 			return FormatGoTest, nil
 		}
 	}
-	return "", &ParseError{Msg: "unrecognised format: not JUnit XML, a go test -json stream or TAP"}
+	return "", &ParseError{Msg: "unrecognised format: not JUnit XML, go test -json, TAP, NUnit XML, xUnit.net XML or TRX"}
 }
 
 // xmlRoots name the XML formats by their root element; anything else is

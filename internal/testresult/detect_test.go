@@ -22,8 +22,8 @@ func TestDetect(t *testing.T) {
 		{"tap plan", "1..4\n", FormatTAP, ""},
 		{"empty", "", "", "empty file"},
 		{"blank", " \n\t\n", "", "the file holds only white space"},
-		{"prose", "hello world\n", "", "unrecognised format: not JUnit XML, a go test -json stream or TAP"},
-		{"okay is not ok", "okay then\n", "", "unrecognised format: not JUnit XML, a go test -json stream or TAP"},
+		{"prose", "hello world\n", "", "unrecognised format: not JUnit XML, go test -json, TAP, NUnit XML, xUnit.net XML or TRX"},
+		{"okay is not ok", "okay then\n", "", "unrecognised format: not JUnit XML, go test -json, TAP, NUnit XML, xUnit.net XML or TRX"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -80,6 +80,8 @@ type goParser struct {
 	unknown  map[string]int
 	badJSON  int
 	firstBad string
+	// malformed is the first line that starts an event and is not one.
+	malformed *ParseError
 	overlong bool
 	seq      int
 	lineNo   int
@@ -121,7 +123,13 @@ func (p *goParser) line(line []byte) {
 		}
 		p.badJSON++
 		if p.firstBad == "" {
-			p.firstBad = fmt.Sprintf("line %d (offset %d): %v", p.lineNo, p.offset-int64(len(line)), err)
+			at := p.offset - int64(len(line))
+			p.firstBad = fmt.Sprintf("line %d (offset %d): %v", p.lineNo, at, err)
+			msg := fmt.Sprintf("a line starts a go test -json event and is not one (%v): the file is corrupt", err)
+			if !bytes.HasSuffix(line, []byte("\n")) {
+				msg = fmt.Sprintf("the go test -json stream ends in the middle of an event (%v): the file is truncated", err)
+			}
+			p.malformed = &ParseError{Format: FormatGoTest, Offset: at, Line: p.lineNo, Msg: msg}
 		}
 	}
 	p.textLine(line)
@@ -250,6 +258,7 @@ func (p *goParser) finish() *Result {
 	res.Infra = p.packageVerdicts()
 	res.Tests = p.tests
 	res.Warnings = append(p.warnings, p.streamWarnings()...)
+	res.Malformed = p.malformed
 	return res
 }
 

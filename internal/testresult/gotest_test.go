@@ -181,3 +181,31 @@ func TestParseGoTest_Empty(t *testing.T) {
 		t.Errorf("got %v, want the empty file error", err)
 	}
 }
+
+// A go test -json file cut in the middle of an event, or with a broken
+// event inside, is read as far as it goes and says where it is broken
+// (Malformed): the command line refuses such a file, the Action reads on.
+func TestParseGoTest_MalformedSaysWhere(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, in string
+		line     int
+		words    string
+	}{
+		{"truncated", "{\"Action\":\"run\",\"Package\":\"p\",\"Test\":\"TestA\"}\n{\"Action\":\"fail\",\"Pack", 2, "truncated"},
+		{"a broken event inside", "{\"Action\":\"run\",\"Package\":\"p\",\"Test\":\"TestA\"}\n{\"Action\":\"pass\"\n{\"Action\":\"pass\",\"Package\":\"p\",\"Test\":\"TestA\"}\n", 2, "corrupt"},
+		{"whole", "{\"Action\":\"pass\",\"Package\":\"p\",\"Test\":\"TestA\"}", 0, ""},
+	}
+	for _, c := range cases {
+		res, err := ParseGoTest(strings.NewReader(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		switch {
+		case c.line == 0 && res.Malformed != nil:
+			t.Errorf("%s: Malformed %v, want none", c.name, res.Malformed)
+		case c.line > 0 && (res.Malformed == nil || res.Malformed.Line != c.line || !strings.Contains(res.Malformed.Msg, c.words)):
+			t.Errorf("%s: Malformed %v, want line %d saying %q", c.name, res.Malformed, c.line, c.words)
+		}
+	}
+}

@@ -104,6 +104,12 @@ type Result struct {
 	// Warnings are notes about what was tolerated: unknown events, a test
 	// binary that failed outside any test, declared counts that disagree.
 	Warnings []string
+	// Malformed is where a file is broken though it was read: a go test
+	// -json line that starts an event and is not one (the stream is
+	// truncated there when it is the last line). The Action reads on, as
+	// the warning says; the command line, whose files are the user's own,
+	// refuses such a file. nil when there is none.
+	Malformed *ParseError
 }
 
 // ParseError is a file that cannot be read as its format. Offset is the
