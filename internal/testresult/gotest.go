@@ -82,11 +82,11 @@ type goParser struct {
 	firstBad string
 	// malformed is the first line that starts an event and is not one.
 	malformed *ParseError
-	overlong bool
-	seq      int
-	lineNo   int
-	offset   int64
-	warnings []string
+	overlong  bool
+	seq       int
+	lineNo    int
+	offset    int64
+	warnings  []string
 
 	ambiguous      int    // events that name a key twice, read as failures
 	firstAmbiguous string // the first of them, for the warning
