@@ -33,6 +33,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
@@ -264,7 +265,7 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 	c.srv.SetDefaultBranch("main", shas[0])
 	c.head = shas[len(shas)-1]
 	c.srv.SetRef("heads/agent/S-1", c.head)
-	c.srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: c.head, HeadRef: "agent/S-1", BaseRef: "main",
+	c.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: c.head, HeadRef: "agent/S-1", BaseRef: "main",
 		BaseSHA: shas[0], Author: "agent-bot"})
 	c.srv.SetPullRequestCommits(7, shas[1:])
 

@@ -10,6 +10,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
@@ -243,7 +244,7 @@ func (r *run) noteWrite(what string, err error) {
 	switch {
 	case err == nil:
 		r.noteDone("%s: done", what)
-	case errors.Is(err, breaker.ErrForbidden):
+	case errors.Is(err, forge.ErrForbidden):
 		r.note("could not %s: the token may not (a fork pull request's read-only token?); the diagnostic is in this summary and the log", what)
 	default:
 		r.note("could not %s: %v", what, err)

@@ -8,13 +8,14 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // onClosed deletes the tags this pull request owns: those its ledger
 // records creating or moving, and only while they still point where it put
 // them. Another pull request's tags, even of the same slice, are never
 // touched (DESIGN §3). A missing tag is success.
-func onClosed(ctx context.Context, r *run, pr breaker.PullRequest) Outcome {
+func onClosed(ctx context.Context, r *run, pr forge.PullRequest) Outcome {
 	rs, err := readState(ctx, r, pr.Number, pr.HeadRef, "")
 	if err != nil {
 		return r.fail("cannot read the closed pull request's ledger", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
@@ -74,7 +75,7 @@ func notAPerson(r *run, c actionenv.IssueComment) string {
 		return "the comment has no author"
 	case strings.EqualFold(c.AuthorType, "Bot") || strings.HasSuffix(strings.ToLower(login), "[bot]"):
 		return login + " is a bot; only a person may run breaker commands"
-	case slices.ContainsFunc(r.in.AgentActors, func(a string) bool { return breaker.SameLogin(a, login) }):
+	case slices.ContainsFunc(r.in.AgentActors, func(a string) bool { return forge.SameLogin(a, login) }):
 		return login + " is listed in agent-actors: the agent may never reset or debug its own breaker"
 	}
 	return ""
@@ -85,13 +86,13 @@ func notAPerson(r *run, c actionenv.IssueComment) string {
 // wrote or pushed its commits are treated as the agent, which may not reset
 // itself; people need write, maintain or admin permission, asked of the
 // permission API.
-func verify(ctx context.Context, r *run, c actionenv.IssueComment, pr breaker.PullRequest, pushers []string) (string, error) {
+func verify(ctx context.Context, r *run, c actionenv.IssueComment, pr forge.PullRequest, pushers []string) (string, error) {
 	login := c.Author
 	switch {
-	case breaker.SameLogin(login, pr.Author) && !r.in.AllowPRAuthor:
+	case forge.SameLogin(login, pr.Author) && !r.in.AllowPRAuthor:
 		return login + " opened the pull request, so is treated as the agent, which may not reset or debug its own breaker " +
 			"(set allow-pr-author: true if people open the agent's pull requests)", nil
-	case slices.ContainsFunc(pushers, func(p string) bool { return breaker.SameLogin(p, login) }):
+	case slices.ContainsFunc(pushers, func(p string) bool { return forge.SameLogin(p, login) }):
 		return login + " wrote or pushed commits of the pull request, so is treated as the agent, which may not reset or debug its own breaker", nil
 	}
 	perm, err := r.forge.Permission(ctx, login)
@@ -132,7 +133,7 @@ func oneCommentOneReset(ctx context.Context, r *run, c actionenv.IssueComment, r
 		return fmt.Sprintf("comment %d was deleted", c.ID), nil
 	case got.Edited || got.Body != c.Body:
 		return fmt.Sprintf("comment %d was edited after it was written; a reset acts on a comment as it was written (comment the command again)", c.ID), nil
-	case !breaker.SameLogin(got.Author, c.Author):
+	case !forge.SameLogin(got.Author, c.Author):
 		return fmt.Sprintf("comment %d is by %s on GitHub, not by %s as the event says", c.ID, got.Author, c.Author), nil
 	}
 	return "", nil

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // dryRunForge reads from GitHub and writes only the ledger (the check
@@ -16,9 +17,9 @@ type dryRunForge struct {
 	log func(string)
 }
 
-func (f *dryRunForge) CreateComment(_ context.Context, pr int, body string) (breaker.Comment, error) {
+func (f *dryRunForge) CreateComment(_ context.Context, pr int, body string) (forge.Comment, error) {
 	f.log("would create a comment on #" + strconv.Itoa(pr) + " (" + strconv.Itoa(len(body)) + " bytes)")
-	return breaker.Comment{Body: body}, nil
+	return forge.Comment{Body: body}, nil
 }
 
 func (f *dryRunForge) EditComment(_ context.Context, id int64, body string) error {

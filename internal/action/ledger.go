@@ -11,6 +11,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
@@ -27,7 +28,7 @@ type remoteState struct {
 	defaultBranch, defaultSHA string
 	pushers                   []string
 	tags                      map[string]string
-	comments                  []breaker.Comment
+	comments                  []forge.Comment
 	complete                  bool    // comments holds every comment of the pull request
 	minimized                 []int64 // comments a human hid: never edited or deleted
 	viewer                    string  // the token's login, as GitHub gives it
@@ -127,9 +128,9 @@ func resetUnverified(ctx context.Context, r *run, pr int, e ledger.Entry, pusher
 		return fmt.Sprintf("comment %d was edited", id), nil
 	case pr > 0 && c.Issue != 0 && c.Issue != pr:
 		return fmt.Sprintf("comment %d is on #%d", id, c.Issue), nil
-	case !breaker.SameLogin(c.Author, e.Reset.Author):
+	case !forge.SameLogin(c.Author, e.Reset.Author):
 		return fmt.Sprintf("comment %d is by %s, not %s", id, c.Author, e.Reset.Author), nil
-	case slices.ContainsFunc(pushers, func(p string) bool { return breaker.SameLogin(p, c.Author) }):
+	case slices.ContainsFunc(pushers, func(p string) bool { return forge.SameLogin(p, c.Author) }):
 		return fmt.Sprintf("comment %d is by %s, who wrote or pushed commits of the pull request", id, c.Author), nil
 	}
 	cmd, ok := parseCommand(c.Body)
@@ -290,7 +291,7 @@ func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText
 			}
 			for _, e := range todo {
 				more, err := store.ReadAncestry(ctx, q, e.Head, e.Since)
-				if errors.Is(err, breaker.ErrNotInHistory) {
+				if errors.Is(err, forge.ErrNotInHistory) {
 					// Not an entry the breaker wrote: tampered (a verified reset
 					// can set it aside), never a run that cannot finish.
 					d.Notes = append(d.Notes, fmt.Sprintf("check run %d on %s names %s in its history, which GitHub's history of that commit does not hold: counted as tampered",
@@ -467,7 +468,7 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 	switch {
 	case err == nil:
 		r.noteDone("recorded this head's ledger entry in check run %s", r.in.CheckName)
-	case errors.Is(err, breaker.ErrForbidden):
+	case errors.Is(err, forge.ErrForbidden):
 		r.note("could not write check run %s: the token may not (needs `checks: write`; a fork pull request's token is read-only), so this push is not in the ledger; the verdict is in this summary and the log", r.in.CheckName)
 	default:
 		r.note("could not write check run %s, so this push is not in the ledger: %v", r.in.CheckName, err)

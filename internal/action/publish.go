@@ -10,6 +10,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/report"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
@@ -27,7 +28,7 @@ const ReportFile = "breaker-report.json"
 // (when there is one), the JSON report, the step summary, the outputs and
 // the log. ack, when set, acknowledges a command in the comment and the
 // summary. A failure to publish is noted and never changes the verdict.
-func publish(ctx context.Context, r *run, d breaker.Decision, refs remoteRefs, pr *breaker.PullRequest, ack string) {
+func publish(ctx context.Context, r *run, d breaker.Decision, refs remoteRefs, pr *forge.PullRequest, ack string) {
 	switch {
 	case pr == nil:
 	case !r.in.Comment:
@@ -105,7 +106,7 @@ func putComment(ctx context.Context, r *run, pr int, slice, body string) error {
 		dedupeAfterCreate(ctx, r, pr, slice, created.ID)
 		return nil
 	}
-	if errors.Is(err, breaker.ErrForbidden) || strings.Contains(strings.ToLower(err.Error()), "body is too long") {
+	if errors.Is(err, forge.ErrForbidden) || strings.Contains(strings.ToLower(err.Error()), "body is too long") {
 		r.noteWrite("create the breaker comment on "+what, err)
 		return err
 	}
@@ -124,8 +125,8 @@ func putComment(ctx context.Context, r *run, pr int, slice, body string) error {
 }
 
 // stickyComment finds our comment for slice on pr, or nil.
-func stickyComment(ctx context.Context, r *run, pr int, slice string) (*breaker.Comment, error) {
-	var comments []breaker.Comment
+func stickyComment(ctx context.Context, r *run, pr int, slice string) (*forge.Comment, error) {
+	var comments []forge.Comment
 	if r.state != nil && r.state.complete {
 		comments = r.state.comments // the ledger query read them all
 	} else {
@@ -181,8 +182,8 @@ func dedupeAfterCreate(ctx context.Context, r *run, pr int, slice string, create
 // oursOn returns the comments that carry slice's marker, were written by
 // the breaker's own identity and were not minimized: the only ones it may
 // edit or delete. The identity is asked for only when a marker is found.
-func oursOn(ctx context.Context, r *run, comments []breaker.Comment, slice string) ([]breaker.Comment, error) {
-	var marked []breaker.Comment
+func oursOn(ctx context.Context, r *run, comments []forge.Comment, slice string) ([]forge.Comment, error) {
+	var marked []forge.Comment
 	for _, c := range comments {
 		if report.HasMarker(c.Body, slice) && !r.hidden(c.ID) {
 			marked = append(marked, c)
@@ -195,9 +196,9 @@ func oursOn(ctx context.Context, r *run, comments []breaker.Comment, slice strin
 	if err != nil {
 		return nil, err
 	}
-	var ours []breaker.Comment
+	var ours []forge.Comment
 	for _, c := range marked {
-		if breaker.SameLogin(c.Author, me) {
+		if forge.SameLogin(c.Author, me) {
 			ours = append(ours, c)
 		}
 	}
@@ -210,7 +211,7 @@ func (r *run) hidden(id int64) bool {
 	return r.state != nil && slices.Contains(r.state.minimized, id)
 }
 
-func newestOf(cs []breaker.Comment) breaker.Comment {
+func newestOf(cs []forge.Comment) forge.Comment {
 	newest := cs[0]
 	for _, c := range cs[1:] {
 		if c.ID > newest.ID {
@@ -221,7 +222,7 @@ func newestOf(cs []breaker.Comment) breaker.Comment {
 }
 
 // deleteOthers deletes the comments of ours other than keep.
-func deleteOthers(ctx context.Context, r *run, ours []breaker.Comment, keep int64) {
+func deleteOthers(ctx context.Context, r *run, ours []forge.Comment, keep int64) {
 	for _, c := range ours {
 		if c.ID != keep {
 			r.noteWrite("delete duplicate breaker comment "+strconv.FormatInt(c.ID, 10), r.forge.DeleteComment(ctx, c.ID))
@@ -258,7 +259,7 @@ func identity(ctx context.Context, r *run) (string, error) {
 	}
 	if me == "" && !strings.HasPrefix(r.in.Token, "ghs_") {
 		login, err := r.forge.Identity(ctx)
-		if err != nil && !errors.Is(err, breaker.ErrForbidden) {
+		if err != nil && !errors.Is(err, forge.ErrForbidden) {
 			return "", fmt.Errorf("ask GitHub who the token is: %w", err)
 		}
 		me = login

@@ -7,6 +7,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // onDispatch is the /gl-debug pull cord from a workflow_dispatch: the
@@ -26,7 +27,7 @@ func onDispatch(ctx context.Context, r *run, d actionenv.Dispatch) Outcome {
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}
-	var pr *breaker.PullRequest
+	var pr *forge.PullRequest
 	if head := dec.Head; head != "" {
 		found, ok, err := r.forge.FindPullRequest(ctx, head)
 		switch {
@@ -42,7 +43,7 @@ func onDispatch(ctx context.Context, r *run, d actionenv.Dispatch) Outcome {
 
 // pullCordComment is "/breaker debug" from a verified writer: the pull
 // cord on the pull request's head, acknowledged in the sticky comment.
-func pullCordComment(ctx context.Context, r *run, c actionenv.IssueComment, pr breaker.PullRequest) Outcome {
+func pullCordComment(ctx context.Context, r *run, c actionenv.IssueComment, pr forge.PullRequest) Outcome {
 	_, d, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, force: true, pr: pr.Number, fromLedger: true,
 		base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromAPI})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
@@ -28,7 +29,7 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 	if p.Before != zeroSHA && ledger.ValidSHA(p.Before) {
 		r.before = p.Before
 	}
-	var pr *breaker.PullRequest
+	var pr *forge.PullRequest
 	found, ok, err := r.forge.FindPullRequest(ctx, p.After)
 	switch {
 	case err != nil:
@@ -43,7 +44,7 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 
 // onPullRequest evaluates the pull request's head commit, never the merge
 // commit GitHub checks out by default.
-func onPullRequest(ctx context.Context, r *run, action string, pr breaker.PullRequest) Outcome {
+func onPullRequest(ctx context.Context, r *run, action string, pr forge.PullRequest) Outcome {
 	switch action {
 	case "opened", "synchronize", "reopened":
 	default:
@@ -57,7 +58,7 @@ func onPullRequest(ctx context.Context, r *run, action string, pr breaker.PullRe
 // with the remote tags, record this head in the ledger (the check run),
 // publish (checkpoint tag, comment, summary, outputs), and let an OPEN
 // decision fail the check when fail-on-trip is on.
-func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullRequest, baseSource string) Outcome {
+func judge(ctx context.Context, r *run, head, branch string, pr *forge.PullRequest, baseSource string) Outcome {
 	spec := loadSpec{head: head, branch: branch}
 	if pr != nil {
 		spec.pr, spec.fork = pr.Number, pr.Fork
@@ -91,7 +92,7 @@ func judge(ctx context.Context, r *run, head, branch string, pr *breaker.PullReq
 	// A dry run records and never blocks: the verdict is in the ledger, the
 	// summary and the outputs, and the check passes.
 	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip && !r.in.DryRun}
-	if errors.Is(ledgerErr, breaker.ErrForbidden) && !r.in.AllowNoLedger && !(d.State == breaker.StateOpen && out.Enforce) {
+	if errors.Is(ledgerErr, forge.ErrForbidden) && !r.in.AllowNoLedger && !(d.State == breaker.StateOpen && out.Enforce) {
 		// Without the ledger the next run forgets this push: the breaker
 		// has no memory, and a check that passes anyway would lie.
 		err := fmt.Errorf("the token may not write check runs, so this push is not in the ledger and the breaker remembers nothing across pushes: " +

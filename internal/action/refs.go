@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // remoteRefs are the breaker's tags of one slice as the remote has them:
@@ -52,14 +53,14 @@ func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing 
 		case err == nil:
 			r.noteDone("created the checkpoint tag %s at %s", d.Checkpoint.Tag, breaker.ShortSHA(cp))
 			return cp, !r.in.DryRun
-		case errors.Is(err, breaker.ErrForbidden):
+		case errors.Is(err, forge.ErrForbidden):
 			r.note("the token may not create tags (a fork pull request's read-only token?): checkpoint tag %s not created", d.Checkpoint.Tag)
 			return "", false
-		case errors.Is(err, breaker.ErrRuleset):
+		case errors.Is(err, forge.ErrRuleset):
 			r.note("a repository ruleset refuses the checkpoint tag %s (GitHub: \"Repository rule violations found\"). The checkpoint stays in the ledger; the tag is only a convenience for `git checkout`. "+
 				"To have it, add the breaker's identity (the GitHub Actions app, or the breaker's App) to the tag ruleset's bypass list, or set the tag-prefix input to a namespace the ruleset does not cover", d.Checkpoint.Tag)
 			return "", false
-		case !errors.Is(err, breaker.ErrRefExists):
+		case !errors.Is(err, forge.ErrRefExists):
 			r.note("could not create the checkpoint tag %s: %v", d.Checkpoint.Tag, err)
 			return "", false
 		}
@@ -91,7 +92,7 @@ func moveResetTag(ctx context.Context, r *run, slice, sha string) error {
 		err = r.forge.UpdateRef(ctx, ref, sha, true)
 	default:
 		err = r.forge.CreateRef(ctx, ref, sha)
-		if errors.Is(err, breaker.ErrRefExists) {
+		if errors.Is(err, forge.ErrRefExists) {
 			err = r.forge.UpdateRef(ctx, ref, sha, true)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
@@ -22,7 +23,7 @@ import (
 // tag never is. It loads the branch once and decides twice on that
 // snapshot: before the reset (to find the slice and its checkpoint) and
 // after it.
-func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, pr breaker.PullRequest) Outcome {
+func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, pr forge.PullRequest) Outcome {
 	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number, fromLedger: true,
 		base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromAPI})
 	if err != nil {
@@ -78,7 +79,7 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 // sharedBranch says why the pull request's branch is not its alone to
 // roll back ("" when it is): another open pull request has it as head, so
 // a rollback commit would change that one too (issue 30).
-func sharedBranch(ctx context.Context, r *run, pr breaker.PullRequest) (string, error) {
+func sharedBranch(ctx context.Context, r *run, pr forge.PullRequest) (string, error) {
 	if pr.Fork {
 		return "", nil // rollback says why it cannot push to a fork
 	}
@@ -104,7 +105,7 @@ func sharedBranch(ctx context.Context, r *run, pr breaker.PullRequest) (string, 
 // ledger recorded first for the slice (else, with no record yet, the one
 // its history gives); a tag is never the target, and one that disagrees
 // is reported. It returns the new head.
-func rollback(ctx context.Context, r *run, pr breaker.PullRequest, snap evaluate.Snapshot, d breaker.Decision, refs remoteRefs) (string, error) {
+func rollback(ctx context.Context, r *run, pr forge.PullRequest, snap evaluate.Snapshot, d breaker.Decision, refs remoteRefs) (string, error) {
 	if pr.Fork {
 		return "", errors.New("the pull request's branch lives in a fork, which this token may not push to; roll back by hand")
 	}

@@ -16,8 +16,8 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/actionenv"
-	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
@@ -114,16 +114,16 @@ func (r *rig) results(statuses map[string]string) {
 // open makes pull request number from branch at its head into main, with
 // the branch's own commits (main..head) as its commits, as GitHub lists
 // them.
-func (r *rig) open(number int, branch string) breaker.PullRequest {
+func (r *rig) open(number int, branch string) forge.PullRequest {
 	r.t.Helper()
 	return r.openInto(number, branch, "main")
 }
 
 // openInto is open with another base branch.
-func (r *rig) openInto(number int, branch, base string) breaker.PullRequest {
+func (r *rig) openInto(number int, branch, base string) forge.PullRequest {
 	r.t.Helper()
 	head := r.git("rev-parse", branch)
-	pr := breaker.PullRequest{Number: number, HeadSHA: head, HeadRef: branch, BaseRef: base,
+	pr := forge.PullRequest{Number: number, HeadSHA: head, HeadRef: branch, BaseRef: base,
 		BaseSHA: r.git("rev-parse", base), Author: "agent-bot", State: "open"}
 	r.srv.AddPullRequest(pr)
 	var own []string
@@ -136,7 +136,7 @@ func (r *rig) openInto(number int, branch, base string) breaker.PullRequest {
 
 // pullRequest runs the Action on a pull_request event (opened or
 // synchronize) for pr, as GitHub sends it.
-func (r *rig) pullRequest(action string, pr breaker.PullRequest) outcome {
+func (r *rig) pullRequest(action string, pr forge.PullRequest) outcome {
 	r.t.Helper()
 	p := r.payload("pull_request." + action + ".json")
 	p["action"], p["number"] = action, pr.Number
@@ -151,7 +151,7 @@ func (r *rig) pullRequest(action string, pr breaker.PullRequest) outcome {
 
 // close closes pull request number, unmerged.
 func (r *rig) close(number int, branch string) {
-	r.srv.AddPullRequest(breaker.PullRequest{Number: number, HeadSHA: r.git("rev-parse", branch), HeadRef: branch,
+	r.srv.AddPullRequest(forge.PullRequest{Number: number, HeadSHA: r.git("rev-parse", branch), HeadRef: branch,
 		BaseRef: "main", BaseSHA: r.git("rev-parse", "main"), Author: "agent-bot", State: "closed"})
 }
 
@@ -331,7 +331,7 @@ func junitOf(statuses map[string]string) string {
 // workflowRun runs the Action on the completion of tested run runID of
 // pr (a pull_request run of this repository) with conclusion; junit, when
 // not empty, is the run's uploaded artifact reports/junit.xml.
-func (r *rig) workflowRun(runID int64, pr breaker.PullRequest, conclusion, junit string) outcome {
+func (r *rig) workflowRun(runID int64, pr forge.PullRequest, conclusion, junit string) outcome {
 	r.t.Helper()
 	r.artifact(runID, junit)
 	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", pr.HeadSHA), "\n") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
 
@@ -74,7 +75,7 @@ func isPullRequestEvent(event string) bool {
 // repository's branches (commits/{sha}/pulls), else from the head
 // repository's branch (a fork's: pulls?head=OWNER:BRANCH), which GitHub
 // leaves out of both the payload and commits/{sha}/pulls. nil when none.
-func runPullRequest(ctx context.Context, r *run, wr actionenv.WorkflowRun) (*breaker.PullRequest, error) {
+func runPullRequest(ctx context.Context, r *run, wr actionenv.WorkflowRun) (*forge.PullRequest, error) {
 	if wr.PullRequest != nil {
 		return wr.PullRequest, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // The events the breaker acts on.
@@ -24,9 +24,9 @@ const (
 // the pointers is set for a supported event; none for the others.
 type Event struct {
 	Name        string
-	Action      string               // "opened", "synchronize", "closed", "created", ...
-	PullRequest *breaker.PullRequest // pull_request, pull_request_target
-	Merged      bool                 // pull_request: closed by a merge
+	Action      string             // "opened", "synchronize", "closed", "created", ...
+	PullRequest *forge.PullRequest // pull_request, pull_request_target
+	Merged      bool               // pull_request: closed by a merge
 	Push        *Push
 	Comment     *IssueComment
 	Dispatch    *Dispatch
@@ -47,7 +47,7 @@ type WorkflowRun struct {
 	HeadOwner string
 	// PullRequest is the run's pull request (number, head and base as the
 	// payload gives them), nil when the payload lists none.
-	PullRequest *breaker.PullRequest
+	PullRequest *forge.PullRequest
 }
 
 // Push is the subset of a push payload the breaker uses.
@@ -188,7 +188,7 @@ func (p *payload) fillPullRequest(ev *Event, repo string) error {
 		return errors.New("pull_request payload has no pull_request number and head.sha")
 	}
 	fork := pr.Head.Repo == nil || !strings.EqualFold(pr.Head.Repo.FullName, repo)
-	ev.PullRequest = &breaker.PullRequest{
+	ev.PullRequest = &forge.PullRequest{
 		Number: pr.Number, State: pr.State, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref,
 		BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA, Author: pr.User.Login, Fork: fork,
 	}
@@ -209,7 +209,7 @@ func (p *payload) fillWorkflowRun(ev *Event) error {
 	// fork's pull requests are not listed (the API is asked instead).
 	for _, pr := range wr.PullRequests {
 		if pr.Number > 0 && strings.EqualFold(pr.Head.SHA, wr.HeadSHA) {
-			ev.WorkflowRun.PullRequest = &breaker.PullRequest{Number: pr.Number, State: "open",
+			ev.WorkflowRun.PullRequest = &forge.PullRequest{Number: pr.Number, State: "open",
 				HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA}
 			break
 		}

@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // webhooks is the folder of real webhook payloads shared by the project.
@@ -37,8 +36,8 @@ func TestParseEvent_ownPayloads(t *testing.T) {
 	t.Parallel()
 	const repo = "acme/shop"
 	head, base := "9fceb02d0ae598e95dc970b74767f19372d61af8", "2f1a7c3d5e9b0a4c6d8e1f3a5b7c9d0e2f4a6b8c"
-	pr := func(state string) *breaker.PullRequest {
-		return &breaker.PullRequest{Number: 7, State: state, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: base, Author: "shop-agent[bot]"}
+	pr := func(state string) *forge.PullRequest {
+		return &forge.PullRequest{Number: 7, State: state, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: base, Author: "shop-agent[bot]"}
 	}
 	tests := []struct {
 		file, event string
@@ -54,7 +53,7 @@ func TestParseEvent_ownPayloads(t *testing.T) {
 			Dispatch: &Dispatch{Ref: "refs/heads/agent/S-3", Inputs: map[string]string{"slice": "S-3"}}}},
 		{"workflow_run.json", EventWorkflowRun, Event{Name: "workflow_run", Action: "completed",
 			WorkflowRun: &WorkflowRun{ID: 7300001, HeadSHA: head, HeadBranch: "agent/S-3", Event: "pull_request", Conclusion: "failure", HeadOwner: "acme",
-				PullRequest: &breaker.PullRequest{Number: 7, State: "open", HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: base}}}},
+				PullRequest: &forge.PullRequest{Number: 7, State: "open", HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: base}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -87,10 +86,10 @@ func TestParseEvent_fixtures(t *testing.T) {
 		{"push/payload.json", EventPush, Event{Name: "push",
 			Push: &Push{Ref: "refs/tags/simple-tag", After: "0000000000000000000000000000000000000000", Before: "6113728f27ae82c7b1a177c8d03f9e96e0adf246"}}},
 		{"pull_request/synchronize.payload.json", EventPullRequest, Event{Name: "pull_request", Action: "synchronize",
-			PullRequest: &breaker.PullRequest{Number: 2, State: "open", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+			PullRequest: &forge.PullRequest{Number: 2, State: "open", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
 				HeadRef: "changes", BaseRef: "master", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Author: "Codertocat"}}},
 		{"pull_request/closed.payload.json", EventPullRequest, Event{Name: "pull_request", Action: "closed",
-			PullRequest: &breaker.PullRequest{Number: 2, State: "closed", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+			PullRequest: &forge.PullRequest{Number: 2, State: "closed", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
 				HeadRef: "changes", BaseRef: "master", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Author: "Codertocat"}}},
 		{"issue_comment/created.payload.json", EventIssueComment, Event{Name: "issue_comment", Action: "created",
 			Comment: &IssueComment{ID: 492700400, Body: "You are totally right! I'll get this fixed right away.", Author: "Codertocat",

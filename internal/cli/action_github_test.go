@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -125,7 +125,7 @@ func TestGitHub_ForkPullRequestUnderWorkflowRun(t *testing.T) {
 			for i := range 3 {
 				head := h.repo.attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
 				heads = append(heads, head)
-				h.srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: branch, BaseRef: "main",
+				h.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: branch, BaseRef: "main",
 					BaseSHA: h.repo.git("rev-parse", "main"), Author: "forker", Fork: true})
 				runID := int64(6000 + i)
 				h.srv.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": junit}))

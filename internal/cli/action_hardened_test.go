@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 
 	"github.com/greenlight-ci/breaker/internal/action"
@@ -135,7 +135,7 @@ func TestAction_ResetByThePullRequestsAuthorOrPushers(t *testing.T) {
 
 // workflowRunEvent is a completed workflow_run of the tests of pull
 // request 7 at head.
-func workflowRunEvent(t *testing.T, runID int64, pr breaker.PullRequest) map[string]any {
+func workflowRunEvent(t *testing.T, runID int64, pr forge.PullRequest) map[string]any {
 	p := webhook(t, "workflow_run.json")
 	setPath(p, "action", "completed")
 	setPath(p, "workflow_run.id", runID)

@@ -16,8 +16,8 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/actionenv"
-	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
@@ -219,10 +219,10 @@ func (h *actionHarness) commented(payload map[string]any) {
 // comments are the comments on pull request pr but the commands the
 // harness wrote for its comment events: what the breaker and the test's
 // own actors wrote.
-func (h *actionHarness) comments(pr int) []breaker.Comment {
+func (h *actionHarness) comments(pr int) []forge.Comment {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []breaker.Comment
+	var out []forge.Comment
 	for _, c := range h.srv.Comments(pr) {
 		if !h.commands[c.ID] {
 			out = append(out, c)
@@ -317,8 +317,8 @@ func (h *actionHarness) tripped() string {
 }
 
 // openPR opens pull request 7 from agent/S-3 at head.
-func (h *actionHarness) openPR(head string) breaker.PullRequest {
-	pr := breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main",
+func (h *actionHarness) openPR(head string) forge.PullRequest {
+	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main",
 		BaseSHA: h.repo.git("rev-parse", "main"), Author: "agent-bot"}
 	h.srv.AddPullRequest(pr)
 	return pr
@@ -359,7 +359,7 @@ func pushEvent(t *testing.T, branch, after string) map[string]any {
 	return p
 }
 
-func pullRequestEvent(t *testing.T, action string, pr breaker.PullRequest) map[string]any {
+func pullRequestEvent(t *testing.T, action string, pr forge.PullRequest) map[string]any {
 	p := webhook(t, "pull_request."+action+".json")
 	setPath(p, "action", action)
 	setPath(p, "number", pr.Number)

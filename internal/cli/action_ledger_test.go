@@ -10,6 +10,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
@@ -39,7 +40,7 @@ func (l *ledgerRun) push(statuses map[string]string, trailers ...string) (action
 	}
 	head := l.h.repo.commit(msg, map[string]string{fmt.Sprintf("internal/auth/fix%d.go", l.n): "package auth\n"})
 	l.h.repo.results("junit.xml", statuses)
-	l.h.srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: l.branch, BaseRef: "main",
+	l.h.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: l.branch, BaseRef: "main",
 		BaseSHA: l.h.repo.git("rev-parse", "main"), Author: "agent-bot"})
 	return l.h.run("push", pushEvent(l.h.t, l.branch, head)), head
 }
@@ -261,7 +262,7 @@ func TestLedger_SameHeadCountsOnce(t *testing.T) {
 	l := newLedgerRun(t, "agent/fix")
 	fail := map[string]string{"TestLogin": "fail"}
 	_, head := l.push(fail)
-	pr := breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/fix", BaseRef: "main", BaseSHA: l.h.repo.git("rev-parse", "main")}
+	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/fix", BaseRef: "main", BaseSHA: l.h.repo.git("rev-parse", "main")}
 	l.h.run("push", pushEvent(t, "agent/fix", head))
 	l.h.run("pull_request", pullRequestEvent(t, "synchronize", pr))
 	res, _ := l.push(fail)

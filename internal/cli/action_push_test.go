@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/action"
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
@@ -134,7 +134,7 @@ func TestAction_MarkedCommentsByOthersAreNeverEdited(t *testing.T) {
 					t.Fatalf("run %d: exit = %d, want %d\n%s", run, res.code, ExitClosed, res.stdout)
 				}
 			}
-			var ours []breaker.Comment
+			var ours []forge.Comment
 			for _, c := range h.comments(7) {
 				if body, other := others[c.ID]; other && c.Body != body {
 					t.Errorf("%s's comment was changed to:\n%s", c.Author, c.Body)

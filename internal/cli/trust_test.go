@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // The attacks of docs/trust-model.md, end to end: the Action over several
@@ -40,9 +40,9 @@ func (tr *trust) commit(msg string) string {
 }
 
 // openPR records pull request pr from branch at head as GitHub has it.
-func (tr *trust) openPR(pr int, branch, head, author string) breaker.PullRequest {
+func (tr *trust) openPR(pr int, branch, head, author string) forge.PullRequest {
 	tr.t.Helper()
-	p := breaker.PullRequest{Number: pr, HeadSHA: head, HeadRef: branch, BaseRef: "main",
+	p := forge.PullRequest{Number: pr, HeadSHA: head, HeadRef: branch, BaseRef: "main",
 		BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: author}
 	tr.h.srv.AddPullRequest(p)
 	commits := strings.Fields(tr.h.repo.git("rev-list", "--reverse", "main.."+head))
@@ -233,7 +233,7 @@ func TestTrust_ResetOnAnotherPullRequestDoesNotReachThisOne(t *testing.T) {
 	tr.h.repo.attempt("S-3", "TestLogin", "the person's fix")
 	res, personHead := tr.push(8, "people/S-3", nil)
 	tr.want("the person's push", res, ExitClosed)
-	tr.h.srv.AddPullRequest(breaker.PullRequest{Number: 8, HeadSHA: personHead, HeadRef: "people/S-3", BaseRef: "main",
+	tr.h.srv.AddPullRequest(forge.PullRequest{Number: 8, HeadSHA: personHead, HeadRef: "people/S-3", BaseRef: "main",
 		BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "bob"})
 
 	tr.h.repo.git("checkout", "-q", "main")
@@ -311,7 +311,7 @@ func TestTrust_ClosingAPullRequestKeepsOthersTags(t *testing.T) {
 	tr.h.repo.attempt("S-3", "TestLogin", "the agent's take")
 	res, head := tr.push(7, "agent/S-3", nil)
 	tr.want("the agent's push", res, ExitClosed)
-	pr := breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "agent-bot"}
+	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "agent-bot"}
 	if res := tr.h.run("pull_request", pullRequestEvent(t, "closed", pr)); res.code != ExitClosed {
 		t.Fatalf("close: exit %d\n%s", res.code, res.stdout)
 	}

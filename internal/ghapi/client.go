@@ -9,12 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/shurcooL/githubv4"
 
 	"github.com/google/go-github/v60/github"
-
-	"github.com/greenlight-ci/breaker/internal/action"
-	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
 // DefaultAPIURL is the API of github.com, used when Config.APIURL is empty.
@@ -83,7 +81,7 @@ type Client struct {
 }
 
 // The Client serves every port of the Action.
-var _ action.Forge = (*Client)(nil)
+var _ forge.Forge = (*Client)(nil)
 
 // New returns a Client for cfg.Owner/cfg.Repo.
 func New(cfg Config) (*Client, error) {
@@ -185,9 +183,9 @@ func (c *Client) wrap(op string, resp *github.Response, err error) error {
 		err = fmt.Errorf("%s: %w: %w", op, ErrUnauthorized, err)
 	case status(resp) == http.StatusForbidden:
 		if need := resp.Header.Get("X-Accepted-Github-Permissions"); need != "" {
-			err = fmt.Errorf("%s: %w (the token needs the permission %s): %w", op, breaker.ErrForbidden, need, err)
+			err = fmt.Errorf("%s: %w (the token needs the permission %s): %w", op, forge.ErrForbidden, need, err)
 		} else {
-			err = fmt.Errorf("%s: %w: %w", op, breaker.ErrForbidden, err)
+			err = fmt.Errorf("%s: %w: %w", op, forge.ErrForbidden, err)
 		}
 	case status(resp) == http.StatusNotFound:
 		err = fmt.Errorf("%s: %w: %w", op, ErrNotFound, err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -59,12 +59,12 @@ func TestClient_EnterprisePrefix(t *testing.T) {
 func TestClient_TokenRedacted(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
 	srv.Fail(ghfake.Failure{Method: "POST", Status: 403,
 		Body: `{"message":"token ` + testToken + ` may not write here"}`})
 	c, _ := newClient(t, srv)
 	_, err := c.CreateComment(context.Background(), 4, "x")
-	if !errors.Is(err, breaker.ErrForbidden) {
+	if !errors.Is(err, forge.ErrForbidden) {
 		t.Fatalf("got %v, want ErrForbidden", err)
 	}
 	if strings.Contains(err.Error(), testToken) || !strings.Contains(err.Error(), "[redacted]") {

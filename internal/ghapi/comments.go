@@ -10,8 +10,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // maxPages bounds ListComments: 100 pages of 100 comments.
@@ -19,7 +18,7 @@ const maxPages = 100
 
 // ListComments returns every comment on pull request pr, oldest first,
 // 100 a page, following the Link header's next URL.
-func (c *Client) ListComments(ctx context.Context, pr int) ([]breaker.Comment, error) {
+func (c *Client) ListComments(ctx context.Context, pr int) ([]forge.Comment, error) {
 	op := fmt.Sprintf("list comments on #%d", pr)
 	var page []*github.IssueComment
 	resp, err := c.call(op, func() (r *github.Response, err error) {
@@ -27,7 +26,7 @@ func (c *Client) ListComments(ctx context.Context, pr int) ([]breaker.Comment, e
 		page, r, err = c.gh.Issues.ListComments(ctx, c.owner, c.repo, pr, opts)
 		return r, err
 	})
-	var out []breaker.Comment
+	var out []forge.Comment
 	for n := 1; ; n++ {
 		if err != nil {
 			return nil, err
@@ -63,19 +62,19 @@ func (c *Client) getPage(ctx context.Context, next string, v any) (*github.Respo
 	return c.gh.Do(ctx, req, v)
 }
 
-func toComment(cm *github.IssueComment) breaker.Comment {
-	return breaker.Comment{ID: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: cm.GetBody()}
+func toComment(cm *github.IssueComment) forge.Comment {
+	return forge.Comment{ID: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: cm.GetBody()}
 }
 
 // CreateComment posts a comment on pull request pr.
-func (c *Client) CreateComment(ctx context.Context, pr int, body string) (breaker.Comment, error) {
+func (c *Client) CreateComment(ctx context.Context, pr int, body string) (forge.Comment, error) {
 	var cm *github.IssueComment
 	_, err := c.call(fmt.Sprintf("create comment on #%d", pr), func() (r *github.Response, err error) {
 		cm, r, err = c.gh.Issues.CreateComment(ctx, c.owner, c.repo, pr, &github.IssueComment{Body: &body})
 		return r, err
 	})
 	if err != nil {
-		return breaker.Comment{}, err
+		return forge.Comment{}, err
 	}
 	return toComment(cm), nil
 }
@@ -83,17 +82,17 @@ func (c *Client) CreateComment(ctx context.Context, pr int, body string) (breake
 // GetComment reads comment id back (GET /repos/{owner}/{repo}/issues/
 // comments/{comment_id}); a deleted comment is not found, not an error.
 // Edited is set when GitHub's updated_at is later than its created_at.
-func (c *Client) GetComment(ctx context.Context, id int64) (breaker.Comment, bool, error) {
+func (c *Client) GetComment(ctx context.Context, id int64) (forge.Comment, bool, error) {
 	var cm *github.IssueComment
 	_, err := c.call(fmt.Sprintf("read comment %d", id), func() (r *github.Response, err error) {
 		cm, r, err = c.gh.Issues.GetComment(ctx, c.owner, c.repo, id)
 		return r, err
 	})
 	if errors.Is(err, ErrNotFound) {
-		return breaker.Comment{}, false, nil
+		return forge.Comment{}, false, nil
 	}
 	if err != nil {
-		return breaker.Comment{}, false, err
+		return forge.Comment{}, false, err
 	}
 	out := toComment(cm)
 	out.Edited = cm.GetUpdatedAt().After(cm.GetCreatedAt().Time)

@@ -12,7 +12,7 @@
 // reset time beyond it. 5xx answers are tried three times with a short
 // backoff. 401, 404 and a 403 that is not a rate limit are never
 // retried; they come back wrapped with ErrUnauthorized, ErrNotFound and
-// breaker.ErrForbidden. The token never appears in an error's text.
+// forge.ErrForbidden. The token never appears in an error's text.
 //
 // Package ghfake beside it is a stateful fake of the same API subset for
 // tests.

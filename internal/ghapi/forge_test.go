@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -37,12 +37,12 @@ func TestClient_Identity(t *testing.T) {
 func TestClient_PullRequest(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	own := breaker.PullRequest{Number: 7, State: "open", HeadSHA: shaA, HeadRef: "agent/s-3", BaseRef: "main", BaseSHA: shaB, Author: "agent"}
-	fork := breaker.PullRequest{Number: 8, State: "closed", HeadSHA: shaB, HeadRef: "patch", BaseRef: "main", BaseSHA: shaA, Author: "stranger", Fork: true}
+	own := forge.PullRequest{Number: 7, State: "open", HeadSHA: shaA, HeadRef: "agent/s-3", BaseRef: "main", BaseSHA: shaB, Author: "agent"}
+	fork := forge.PullRequest{Number: 8, State: "closed", HeadSHA: shaB, HeadRef: "patch", BaseRef: "main", BaseSHA: shaA, Author: "stranger", Fork: true}
 	srv.AddPullRequest(own)
 	srv.AddPullRequest(fork)
 	c, _ := newClient(t, srv)
-	for _, want := range []breaker.PullRequest{own, fork} {
+	for _, want := range []forge.PullRequest{own, fork} {
 		got, err := c.PullRequest(context.Background(), want.Number)
 		if err != nil {
 			t.Fatalf("PullRequest(%d): %v", want.Number, err)
@@ -60,9 +60,9 @@ func TestClient_PullRequest(t *testing.T) {
 func TestClient_FindPullRequest(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 1, State: "closed", HeadSHA: shaA, HeadRef: "old", Author: "agent"})
-	srv.AddPullRequest(breaker.PullRequest{Number: 2, HeadSHA: shaA, HeadRef: "agent/s-3", BaseRef: "main", Author: "agent"})
-	srv.AddPullRequest(breaker.PullRequest{Number: 3, State: "closed", HeadSHA: shaB, Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 1, State: "closed", HeadSHA: shaA, HeadRef: "old", Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 2, HeadSHA: shaA, HeadRef: "agent/s-3", BaseRef: "main", Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 3, State: "closed", HeadSHA: shaB, Author: "agent"})
 	c, _ := newClient(t, srv)
 	tests := []struct {
 		sha       string
@@ -84,11 +84,11 @@ func TestClient_FindPullRequest(t *testing.T) {
 func TestClient_ListComments_EveryPage(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t, ghfake.WithMaxPerPage(2))
-	srv.AddPullRequest(breaker.PullRequest{Number: 5, HeadSHA: shaA, Author: "agent"})
-	var want []breaker.Comment
+	srv.AddPullRequest(forge.PullRequest{Number: 5, HeadSHA: shaA, Author: "agent"})
+	var want []forge.Comment
 	for i := range 5 {
 		id := srv.AddComment(5, "alice", fmt.Sprintf("comment %d", i))
-		want = append(want, breaker.Comment{ID: id, Author: "alice", Body: fmt.Sprintf("comment %d", i)})
+		want = append(want, forge.Comment{ID: id, Author: "alice", Body: fmt.Sprintf("comment %d", i)})
 	}
 	srv.AddComment(6, "bob", "elsewhere")
 	c, _ := newClient(t, srv)
@@ -110,7 +110,7 @@ func TestClient_ListComments_EveryPage(t *testing.T) {
 func TestClient_CreateAndEditComment(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 5, HeadSHA: shaA, Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 5, HeadSHA: shaA, Author: "agent"})
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
 	created, err := c.CreateComment(ctx, 5, "first")
@@ -120,7 +120,7 @@ func TestClient_CreateAndEditComment(t *testing.T) {
 	if err := c.EditComment(ctx, created.ID, "second"); err != nil {
 		t.Fatal(err)
 	}
-	want := []breaker.Comment{{ID: created.ID, Author: ghfake.BotLogin, Body: "second"}}
+	want := []forge.Comment{{ID: created.ID, Author: ghfake.BotLogin, Body: "second"}}
 	if diff := cmp.Diff(want, srv.Comments(5)); diff != "" {
 		t.Errorf("comments (-want +got):\n%s", diff)
 	}

@@ -9,10 +9,8 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/shurcooL/githubv4"
-
-	"github.com/greenlight-ci/breaker/internal/action"
-	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
 // maxPages bounds the pages of pull request commits, of force pushes and
@@ -266,7 +264,7 @@ func (a *actor) login() string {
 type ledgerRead struct {
 	c    *Client
 	all  map[string]any // every variable; a query is sent only those it uses
-	st   *action.LedgerState
+	st   *forge.LedgerState
 	op   string
 	name string // the check name
 }
@@ -313,7 +311,7 @@ func (lr *ledgerRead) commit(ctx context.Context, oid githubv4.GitObjectID, suit
 // than 100 commits or force pushes, or a commit with several breaker
 // suites. An unreadable or incomplete ledger is an error, never "no
 // history".
-func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.LedgerState, error) {
+func (c *Client) ReadLedger(ctx context.Context, q forge.LedgerQuery) (forge.LedgerState, error) {
 	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
 	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
 	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
@@ -330,7 +328,7 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 		"branch":    githubv4.String("refs/heads/" + strings.TrimPrefix(q.Branch, "refs/heads/")),
 		"after":     (*githubv4.String)(nil),
 	}
-	st := action.LedgerState{Tags: map[string]string{}, CommentsComplete: true}
+	st := forge.LedgerState{Tags: map[string]string{}, CommentsComplete: true}
 	lr := &ledgerRead{c: c, all: all, st: &st, name: q.CheckName}
 	if q.PR == 0 {
 		lr.op = "read the ledger of branch " + q.Branch
@@ -372,7 +370,7 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 		res = withBase.prLedgerQuery
 		st.BaseRead = true
 		if o := withBase.Base.Object; o != nil {
-			base := action.LedgerState{}
+			base := forge.LedgerState{}
 			blr := &ledgerRead{c: c, all: all, st: &base, op: lr.op + ": its base", name: q.CheckName}
 			if err := blr.commit(ctx, githubv4.GitObjectID(q.Base), o.Commit.CheckSuites); err != nil {
 				return st, err
@@ -397,7 +395,7 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 			st.Minimized = append(st.Minimized, int64(cm.FullDatabaseID))
 			continue // never edit a minimized comment
 		}
-		st.Comments = append(st.Comments, breaker.Comment{ID: int64(cm.FullDatabaseID), Body: cm.Body, Author: cm.Author.login()})
+		st.Comments = append(st.Comments, forge.Comment{ID: int64(cm.FullDatabaseID), Body: cm.Body, Author: cm.Author.login()})
 	}
 	st.CommentsComplete = pr.Comments.TotalCount <= len(pr.Comments.Nodes)
 	if err := lr.prCommits(ctx, pr.Commits); err != nil {
@@ -414,14 +412,14 @@ func (c *Client) ReadLedger(ctx context.Context, q action.LedgerQuery) (action.L
 // before it that the pull request's commits and force pushes no longer
 // show (a rebase, a squash). A head GitHub does not have is an error: the
 // ledger would be incomplete.
-func (c *Client) ReadHeads(ctx context.Context, q action.LedgerQuery, heads []string) ([]action.CheckRunText, error) {
+func (c *Client) ReadHeads(ctx context.Context, q forge.LedgerQuery, heads []string) ([]forge.CheckRunText, error) {
 	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
 	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
 	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
 		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
 		runs.AppID = suites.AppID
 	}
-	var out []action.CheckRunText
+	var out []forge.CheckRunText
 	for _, h := range heads {
 		var res commitRunsQuery
 		vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "suites": suites, "runs": runs,
@@ -462,14 +460,14 @@ type ancestryQuery struct {
 // until (the oldest earlier head the entry at head had in its history).
 // A history that ends, or runs past the page bound, before until is an
 // error: the ledger would be incomplete.
-func (c *Client) ReadAncestry(ctx context.Context, q action.LedgerQuery, head, until string) ([]action.CheckRunText, error) {
+func (c *Client) ReadAncestry(ctx context.Context, q forge.LedgerQuery, head, until string) ([]forge.CheckRunText, error) {
 	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
 	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
 	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
 		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
 		runs.AppID = suites.AppID
 	}
-	st := action.LedgerState{}
+	st := forge.LedgerState{}
 	lr := &ledgerRead{c: c, st: &st, name: q.CheckName, op: "read the history of earlier head " + head,
 		all: map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "suites": suites, "runs": runs,
 			"oid": githubv4.GitObjectID(head), "after": (*githubv4.String)(nil)}}
@@ -495,7 +493,7 @@ func (c *Client) ReadAncestry(ctx context.Context, q action.LedgerQuery, head, u
 			return st.Runs, nil
 		}
 		if !h.PageInfo.HasNextPage {
-			return nil, fmt.Errorf("%s: %s, which its entry names, is %w", lr.op, until, breaker.ErrNotInHistory)
+			return nil, fmt.Errorf("%s: %s, which its entry names, is %w", lr.op, until, forge.ErrNotInHistory)
 		}
 		if err := nextPage(lr.op, h.PageInfo, page, vars); err != nil {
 			return nil, err
@@ -582,8 +580,8 @@ func nextPage(op string, info pageInfo, page int, vars map[string]any) error {
 	return nil
 }
 
-func runsOf(oid string, suites checkSuites) []action.CheckRunText {
-	var out []action.CheckRunText
+func runsOf(oid string, suites checkSuites) []forge.CheckRunText {
+	var out []forge.CheckRunText
 	for _, s := range suites.Nodes {
 		var appID int64
 		var slug string
@@ -591,7 +589,7 @@ func runsOf(oid string, suites checkSuites) []action.CheckRunText {
 			appID, slug = int64(s.App.DatabaseID), s.App.Slug
 		}
 		for _, r := range s.CheckRuns.Nodes {
-			run := action.CheckRunText{ID: int64(r.DatabaseID), HeadSHA: oid, AppID: appID, AppSlug: slug}
+			run := forge.CheckRunText{ID: int64(r.DatabaseID), HeadSHA: oid, AppID: appID, AppSlug: slug}
 			if r.Text != nil {
 				run.Text = *r.Text
 			}
@@ -635,7 +633,7 @@ func (c *Client) query(ctx context.Context, op string, q any, vars map[string]an
 const maxAnnotations = 50
 
 // CreateCheckRun writes a completed check run on the head commit.
-func (c *Client) CreateCheckRun(ctx context.Context, run action.CheckRun) (int64, error) {
+func (c *Client) CreateCheckRun(ctx context.Context, run forge.CheckRun) (int64, error) {
 	opts := github.CreateCheckRunOptions{
 		Name:       run.Name,
 		HeadSHA:    run.HeadSHA,

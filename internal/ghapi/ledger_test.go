@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greenlight-ci/breaker/internal/action"
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -23,7 +22,7 @@ func sha(n int) string { return fmt.Sprintf("%040x", n+1) }
 // (two workflows), a comment by the bot, and GitHub-sized ids. It returns
 // how many check runs the ledger holds.
 func richLedger(srv *ghfake.Server) int {
-	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: sha(129), HeadRef: "agent/fix", BaseRef: "main", Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: sha(129), HeadRef: "agent/fix", BaseRef: "main", Author: "agent"})
 	var commits []string
 	runs := 0
 	add := func(run ghfake.CheckRun) {
@@ -55,7 +54,7 @@ func TestReadLedger_ReadsEverythingGitHubHas(t *testing.T) {
 	srv := newFake(t)
 	want := richLedger(srv)
 	c, _ := newClient(t, srv)
-	st, err := c.ReadLedger(context.Background(), action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	st, err := c.ReadLedger(context.Background(), forge.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,13 +96,13 @@ func TestReadLedger_GraphQLErrorsAreErrors(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
 	c, _ := newClient(t, srv)
-	_, err := c.ReadLedger(context.Background(), action.LedgerQuery{PR: 99, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	_, err := c.ReadLedger(context.Background(), forge.LedgerQuery{PR: 99, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
 	if err == nil || !strings.Contains(err.Error(), "Could not resolve to a PullRequest") {
 		t.Errorf("missing pull request: %v; want GitHub's NOT_FOUND", err)
 	}
 	srv.Fail(ghfake.Failure{Method: "POST", Path: "/graphql", Status: 200,
 		Body: `{"data":{"repository":null},"errors":[{"type":"FORBIDDEN","path":["repository"],"message":"Resource not accessible by integration"}]}`})
-	_, err = c.ReadLedger(context.Background(), action.LedgerQuery{Branch: "main", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	_, err = c.ReadLedger(context.Background(), forge.LedgerQuery{Branch: "main", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
 	if err == nil || !strings.Contains(err.Error(), "not accessible") {
 		t.Errorf("forbidden: %v; want GitHub's FORBIDDEN", err)
 	}
@@ -122,7 +121,7 @@ func TestReadLedger_BranchHistoryEveryPage(t *testing.T) {
 	srv.SetRef("heads/agent/fix", sha(249))
 	srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: sha(3), Text: "old", AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
 	c, _ := newClient(t, srv)
-	st, err := c.ReadLedger(context.Background(), action.LedgerQuery{Branch: "agent/fix", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
+	st, err := c.ReadLedger(context.Background(), forge.LedgerQuery{Branch: "agent/fix", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +149,7 @@ func TestReadAncestry_ReadsTheRewrittenHeadsHistory(t *testing.T) {
 			AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
 	}
 	c, _ := newClient(t, srv)
-	q := action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"}
+	q := forge.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"}
 	runs, err := c.ReadAncestry(context.Background(), q, sha(5000+n-1), sha(5020))
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +161,7 @@ func TestReadAncestry_ReadsTheRewrittenHeadsHistory(t *testing.T) {
 	if !heads[sha(5149)] || !heads[sha(5020)] || len(srv.GraphQLQueries()) != 2 {
 		t.Errorf("read runs on %v in %d queries; want the head's and the until commit's, in two pages", heads, len(srv.GraphQLQueries()))
 	}
-	if _, err := c.ReadAncestry(context.Background(), q, sha(5010), sha(5020)); !errors.Is(err, breaker.ErrNotInHistory) || !strings.Contains(err.Error(), sha(5020)) {
+	if _, err := c.ReadAncestry(context.Background(), q, sha(5010), sha(5020)); !errors.Is(err, forge.ErrNotInHistory) || !strings.Contains(err.Error(), sha(5020)) {
 		t.Errorf("a history without the named head: err %v, want it named", err)
 	}
 }
@@ -173,13 +172,13 @@ func TestReadAncestry_ReadsTheRewrittenHeadsHistory(t *testing.T) {
 func TestReadLedger_ReadsTheBaseInTheSameQuery(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: sha(2), HeadRef: "agent/fix", BaseRef: "main", BaseSHA: sha(900), Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: sha(2), HeadRef: "agent/fix", BaseRef: "main", BaseSHA: sha(900), Author: "agent"})
 	srv.SetPullRequestCommits(7, []string{sha(1), sha(2)})
 	for _, h := range []string{sha(2), sha(900)} {
 		srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Text: "entry", AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
 	}
 	c, _ := newClient(t, srv)
-	st, err := c.ReadLedger(context.Background(), action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Base: sha(900)})
+	st, err := c.ReadLedger(context.Background(), forge.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Base: sha(900)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // Identity returns the login of the token's user (GET /user), or ""
@@ -30,14 +29,14 @@ func (c *Client) Identity(ctx context.Context) (string, error) {
 }
 
 // PullRequest returns pull request number of the repository.
-func (c *Client) PullRequest(ctx context.Context, number int) (breaker.PullRequest, error) {
+func (c *Client) PullRequest(ctx context.Context, number int) (forge.PullRequest, error) {
 	var pr *github.PullRequest
 	_, err := c.call(fmt.Sprintf("get pull request #%d", number), func() (r *github.Response, err error) {
 		pr, r, err = c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
 		return r, err
 	})
 	if err != nil {
-		return breaker.PullRequest{}, err
+		return forge.PullRequest{}, err
 	}
 	return toPullRequest(pr), nil
 }
@@ -45,14 +44,14 @@ func (c *Client) PullRequest(ctx context.Context, number int) (breaker.PullReque
 // FindPullRequest returns the open pull request of this repository
 // whose head is sha (GET commits/{sha}/pulls); found is false when there
 // is none.
-func (c *Client) FindPullRequest(ctx context.Context, sha string) (breaker.PullRequest, bool, error) {
+func (c *Client) FindPullRequest(ctx context.Context, sha string) (forge.PullRequest, bool, error) {
 	var prs []*github.PullRequest
 	_, err := c.call("list pull requests of commit "+sha, func() (r *github.Response, err error) {
 		prs, r, err = c.gh.PullRequests.ListPullRequestsWithCommit(ctx, c.owner, c.repo, sha, &github.ListOptions{PerPage: 100})
 		return r, err
 	})
 	if err != nil {
-		return breaker.PullRequest{}, false, err
+		return forge.PullRequest{}, false, err
 	}
 	for _, pr := range prs {
 		base := pr.GetBase().GetRepo().GetFullName()
@@ -61,14 +60,14 @@ func (c *Client) FindPullRequest(ctx context.Context, sha string) (breaker.PullR
 			return toPullRequest(pr), true, nil
 		}
 	}
-	return breaker.PullRequest{}, false, nil
+	return forge.PullRequest{}, false, nil
 }
 
 // FindPullRequestByHead returns the open pull request of this repository
 // from owner's branch whose head is sha (GET pulls?head=OWNER:BRANCH):
 // the way to a fork's pull request, which commits/{sha}/pulls and a
 // workflow_run's pull_requests leave out (actions/runner#3444).
-func (c *Client) FindPullRequestByHead(ctx context.Context, owner, branch, sha string) (breaker.PullRequest, bool, error) {
+func (c *Client) FindPullRequestByHead(ctx context.Context, owner, branch, sha string) (forge.PullRequest, bool, error) {
 	var prs []*github.PullRequest
 	opts := &github.PullRequestListOptions{State: "open", Head: owner + ":" + branch, ListOptions: github.ListOptions{PerPage: 100}}
 	_, err := c.call(fmt.Sprintf("list pull requests from %s:%s", owner, branch), func() (r *github.Response, err error) {
@@ -76,21 +75,21 @@ func (c *Client) FindPullRequestByHead(ctx context.Context, owner, branch, sha s
 		return r, err
 	})
 	if err != nil {
-		return breaker.PullRequest{}, false, err
+		return forge.PullRequest{}, false, err
 	}
 	for _, pr := range prs {
 		if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
 			return toPullRequest(pr), true, nil
 		}
 	}
-	return breaker.PullRequest{}, false, nil
+	return forge.PullRequest{}, false, nil
 }
 
 // OpenPullRequestsFrom lists the open pull requests of this repository
 // whose head is its branch (GET pulls?state=open&head=OWNER:BRANCH, one
 // page of 100: more pull requests from one branch than that is no agent's
 // line of work either way).
-func (c *Client) OpenPullRequestsFrom(ctx context.Context, branch string) ([]breaker.PullRequest, error) {
+func (c *Client) OpenPullRequestsFrom(ctx context.Context, branch string) ([]forge.PullRequest, error) {
 	var prs []*github.PullRequest
 	opts := &github.PullRequestListOptions{State: "open", Head: c.owner + ":" + branch, ListOptions: github.ListOptions{PerPage: 100}}
 	_, err := c.call(fmt.Sprintf("list pull requests from %s", branch), func() (r *github.Response, err error) {
@@ -100,7 +99,7 @@ func (c *Client) OpenPullRequestsFrom(ctx context.Context, branch string) ([]bre
 	if err != nil {
 		return nil, err
 	}
-	out := make([]breaker.PullRequest, 0, len(prs))
+	out := make([]forge.PullRequest, 0, len(prs))
 	for _, pr := range prs {
 		if p := toPullRequest(pr); !p.Fork && p.HeadRef == branch {
 			out = append(out, p)
@@ -109,9 +108,9 @@ func (c *Client) OpenPullRequestsFrom(ctx context.Context, branch string) ([]bre
 	return out, nil
 }
 
-func toPullRequest(pr *github.PullRequest) breaker.PullRequest {
+func toPullRequest(pr *github.PullRequest) forge.PullRequest {
 	head := pr.GetHead().GetRepo().GetFullName()
-	return breaker.PullRequest{
+	return forge.PullRequest{
 		Number:  pr.GetNumber(),
 		State:   pr.GetState(),
 		HeadSHA: pr.GetHead().GetSHA(),

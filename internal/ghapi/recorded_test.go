@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 func TestClient_RecordedGitRefs(t *testing.T) {
@@ -59,7 +58,7 @@ func TestClient_RecordedPagination(t *testing.T) {
 	t.Parallel()
 	rec := loadRecorded(t, "paginate-issues.json")
 	routes := map[string]recorded{"GET /repos/octokit-fixture-org/paginate-issues/issues/13/comments?per_page=100": rec[0]}
-	var want []breaker.Comment
+	var want []forge.Comment
 	for i, r := range rec {
 		if i > 0 {
 			routes["GET "+r.Path] = r // e.g. /repositories/1000/issues?per_page=3&page=2
@@ -73,7 +72,7 @@ func TestClient_RecordedPagination(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, it := range items {
-			want = append(want, breaker.Comment{ID: it.ID, Author: it.User.Login, Body: it.Body})
+			want = append(want, forge.Comment{ID: it.ID, Author: it.User.Login, Body: it.Body})
 		}
 	}
 	rp := newReplay(t, routes)
@@ -97,7 +96,7 @@ func TestClient_RecordedValidationError(t *testing.T) {
 	rec := loadRecorded(t, "errors.json")
 	rp := newReplay(t, map[string]recorded{"POST /repos/octokit-fixture-org/errors/git/refs": rec[0]})
 	err := rp.client(t, "octokit-fixture-org", "errors").CreateRef(context.Background(), "tags/x", strings.Repeat("1", 40))
-	for _, sentinel := range []error{breaker.ErrRefExists, breaker.ErrForbidden, ErrNotFound, ErrUnauthorized} {
+	for _, sentinel := range []error{forge.ErrRefExists, forge.ErrForbidden, ErrNotFound, ErrUnauthorized} {
 		if errors.Is(err, sentinel) {
 			t.Errorf("got %v, want not %v", err, sentinel)
 		}

@@ -7,8 +7,7 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
-
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // GetRef returns the SHA ref points at (GET git/ref/{ref}); found is
@@ -32,7 +31,7 @@ func (c *Client) GetRef(ctx context.Context, ref string) (string, bool, error) {
 	return got.GetObject().GetSHA(), true, nil
 }
 
-// CreateRef creates ref at sha; it returns breaker.ErrRefExists
+// CreateRef creates ref at sha; it returns forge.ErrRefExists
 // (wrapped) when GitHub answers 422 "Reference already exists".
 func (c *Client) CreateRef(ctx context.Context, ref, sha string) error {
 	full := "refs/" + strings.TrimPrefix(ref, "refs/")
@@ -41,16 +40,16 @@ func (c *Client) CreateRef(ctx context.Context, ref, sha string) error {
 		return r, err
 	})
 	if status(resp) == http.StatusUnprocessableEntity && strings.Contains(strings.ToLower(message(err)), "already exists") {
-		return fmt.Errorf("%w: %w", breaker.ErrRefExists, err)
+		return fmt.Errorf("%w: %w", forge.ErrRefExists, err)
 	}
 	return rulesetError(resp, err)
 }
 
 // rulesetError marks a 422 "Repository rule violations found" with
-// breaker.ErrRuleset.
+// forge.ErrRuleset.
 func rulesetError(resp *github.Response, err error) error {
 	if status(resp) == http.StatusUnprocessableEntity && strings.Contains(strings.ToLower(message(err)), "rule violation") {
-		return fmt.Errorf("%w: %w", breaker.ErrRuleset, err)
+		return fmt.Errorf("%w: %w", forge.ErrRuleset, err)
 	}
 	return err
 }

@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 const checkpoint = "tags/greenlight/checkpoint/S-3"
@@ -27,7 +26,7 @@ func TestClient_RefLifecycle(t *testing.T) {
 	if err := c.CreateRef(ctx, checkpoint, shaA); err != nil {
 		t.Fatalf("CreateRef: %v", err)
 	}
-	if err := c.CreateRef(ctx, checkpoint, shaB); !errors.Is(err, breaker.ErrRefExists) {
+	if err := c.CreateRef(ctx, checkpoint, shaB); !errors.Is(err, forge.ErrRefExists) {
 		t.Errorf("CreateRef again: got %v, want ErrRefExists", err)
 	}
 	if sha, found, err := c.GetRef(ctx, "refs/"+checkpoint); err != nil || !found || sha != shaA {
@@ -92,7 +91,7 @@ func TestClient_CreateRefOtherValidationError(t *testing.T) {
 	srv := newFake(t)
 	c, _ := newClient(t, srv)
 	err := c.CreateRef(context.Background(), checkpoint, "not-a-sha")
-	if err == nil || errors.Is(err, breaker.ErrRefExists) {
+	if err == nil || errors.Is(err, forge.ErrRefExists) {
 		t.Errorf("CreateRef(bad sha): got %v, want an error other than ErrRefExists", err)
 	}
 }

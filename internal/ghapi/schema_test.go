@@ -12,7 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 
-	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -53,7 +53,7 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []action.LedgerQuery{
+	for _, q := range []forge.LedgerQuery{
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"},
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", AppID: 912345},
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Base: sha(3)},
@@ -63,7 +63,7 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 			t.Fatalf("ReadLedger(%+v): %v", q, err)
 		}
 	}
-	q := action.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"}
+	q := forge.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"}
 	if _, err := c.ReadAncestry(context.Background(), q, sha(129), sha(129)); err != nil {
 		t.Fatalf("ReadAncestry: %v", err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -110,7 +110,7 @@ func TestClient_ErrorsNotRetried(t *testing.T) {
 		status int
 		want   error
 	}{
-		{"403 forbidden", 403, breaker.ErrForbidden},
+		{"403 forbidden", 403, forge.ErrForbidden},
 		{"401 unauthorized", 401, ErrUnauthorized},
 		{"404 not found", 404, ErrNotFound},
 	}
@@ -118,7 +118,7 @@ func TestClient_ErrorsNotRetried(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newFake(t)
-			srv.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+			srv.AddPullRequest(forge.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
 			srv.FailNext("POST", "/repos/*/*/issues/4/comments", tt.status, nil)
 			c, s := newClient(t, srv)
 			_, err := c.CreateComment(context.Background(), 4, "diagnostic")
@@ -141,7 +141,7 @@ func TestClient_ErrorsNotRetried(t *testing.T) {
 func TestClient_ServerErrorsGiveUp(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
 	srv.Fail(ghfake.Failure{Method: "GET", Status: 502, Times: 5})
 	c, s := newClient(t, srv)
 	_, err := c.ListComments(context.Background(), 4)
@@ -156,7 +156,7 @@ func TestClient_ServerErrorsGiveUp(t *testing.T) {
 	}
 
 	post := newFake(t)
-	post.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+	post.AddPullRequest(forge.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
 	post.Fail(ghfake.Failure{Method: "POST", Status: 502, Times: 5})
 	pc, _ := newClient(t, post)
 	if _, err := pc.CreateComment(context.Background(), 4, "diagnostic"); err == nil {
@@ -220,7 +220,7 @@ func TestClient_ForbiddenNamesThePermission(t *testing.T) {
 func TestClient_RetryResendsBody(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
 	srv.FailNext("POST", "", 429, map[string]string{"Retry-After": "1"})
 	c, _ := newClient(t, srv)
 	if _, err := c.CreateComment(context.Background(), 4, "the diagnostic"); err != nil {
@@ -276,7 +276,7 @@ func TestClient_ExhaustedQuotaIsWaitedNotRefused(t *testing.T) {
 func TestClient_WaitLongerThanARequestsDeadline(t *testing.T) {
 	t.Parallel()
 	srv := newFake(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 4, HeadSHA: shaA, Author: "agent"})
 	srv.FailNext("GET", "", 429, map[string]string{"Retry-After": "1"})
 	c, _ := newClient(t, srv, func(cfg *Config) {
 		cfg.Sleep = nil // a real wait

@@ -51,7 +51,7 @@
 // Typical use:
 //
 //	srv := ghfake.New(t)
-//	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: sha, HeadRef: "agent/s-3", BaseRef: "main", Author: "agent"})
+//	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: sha, HeadRef: "agent/s-3", BaseRef: "main", Author: "agent"})
 //	srv.SetPermission("alice", "write")
 //	srv.FailNext("POST", "/repos/*/*/issues/*/comments", 429, map[string]string{"Retry-After": "2"})
 //	// point the code under test at srv.URL(), srv.Owner(), srv.Repo()

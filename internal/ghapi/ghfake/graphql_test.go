@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -29,7 +29,7 @@ func TestGraphQL_AnswersAsGitHub(t *testing.T) {
 	t.Parallel()
 	srv := ghfake.New(t)
 	head := strings.Repeat("a", 40)
-	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: head, HeadRef: "x", BaseRef: "main"})
+	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "x", BaseRef: "main"})
 	srv.SetPullRequestCommits(7, []string{head})
 	srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: head, Text: "first", AppID: ghfake.ActionsAppID, AppSlug: "github-actions"})
 	srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: head, Text: "re-run", AppID: ghfake.ActionsAppID, AppSlug: "github-actions"})
@@ -98,7 +98,7 @@ func TestGraphQL_RateLimited(t *testing.T) {
 func TestServer_CommentBodyLimit(t *testing.T) {
 	t.Parallel()
 	srv := ghfake.New(t)
-	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: strings.Repeat("a", 40)})
+	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: strings.Repeat("a", 40)})
 	body, _ := json.Marshal(map[string]string{"body": strings.Repeat("é", 65537)})
 	if a := do(t, "POST", srv.URL()+"repos/Codertocat/Hello-World/issues/7/comments", string(body)); a.Status != 422 {
 		t.Errorf("65,537 characters: HTTP %d, want 422", a.Status)

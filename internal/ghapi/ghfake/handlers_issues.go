@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 const docsURL = "https://docs.github.com/rest"
@@ -51,7 +51,7 @@ func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
 func (s *Server) pullsForCommit(w http.ResponseWriter, r *http.Request) {
 	sha := r.PathValue("sha")
 	s.mu.Lock()
-	var prs []breaker.PullRequest
+	var prs []forge.PullRequest
 	for _, pr := range s.prs {
 		if pr.HeadSHA == sha && !pr.Fork {
 			prs = append(prs, pr)
@@ -71,7 +71,7 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 	}
 	head := r.URL.Query().Get("head")
 	s.mu.Lock()
-	var prs []breaker.PullRequest
+	var prs []forge.PullRequest
 	for _, pr := range s.prs {
 		owner := s.owner
 		if pr.Fork {
@@ -86,8 +86,8 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 	s.writePulls(w, prs)
 }
 
-func (s *Server) writePulls(w http.ResponseWriter, prs []breaker.PullRequest) {
-	slices.SortFunc(prs, func(a, b breaker.PullRequest) int { return a.Number - b.Number })
+func (s *Server) writePulls(w http.ResponseWriter, prs []forge.PullRequest) {
+	slices.SortFunc(prs, func(a, b forge.PullRequest) int { return a.Number - b.Number })
 	out := make([]map[string]any, 0, len(prs))
 	for _, pr := range prs {
 		out = append(out, s.pullJSON(pr, true))

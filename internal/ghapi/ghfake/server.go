@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // DefaultOwner and DefaultRepo name the repository the server hosts
@@ -88,7 +88,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	user     string
-	prs      map[int]breaker.PullRequest
+	prs      map[int]forge.PullRequest
 	comments []comment
 	nextID   int64
 	refs     map[string]string
@@ -130,7 +130,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	s := &Server{
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
-		prs: map[int]breaker.PullRequest{}, nextID: 1000,
+		prs: map[int]forge.PullRequest{}, nextID: 1000,
 		nextCheckRunID: firstCheckRunID - 1, nextCommentID: firstCommentID - 1, gqlLimit: DefaultGraphQLLimit,
 		appID: ActionsAppID, appSlug: ActionsAppSlug, botLogin: BotLogin,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -110,7 +110,7 @@ func TestServer_FastForward(t *testing.T) {
 func TestServer_CommentsPagination(t *testing.T) {
 	t.Parallel()
 	srv := ghfake.New(t, ghfake.WithMaxPerPage(2))
-	srv.AddPullRequest(breaker.PullRequest{Number: 7, HeadSHA: strings.Repeat("d", 40), Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: strings.Repeat("d", 40), Author: "agent"})
 	for i := range 5 {
 		srv.AddComment(7, "alice", fmt.Sprintf("c%d", i))
 	}
@@ -143,12 +143,12 @@ func nextLink(h string) string {
 func TestServer_CommentLifecycle(t *testing.T) {
 	t.Parallel()
 	srv := ghfake.New(t, ghfake.WithPrefix("/api/v3"))
-	srv.AddPullRequest(breaker.PullRequest{Number: 3, Author: "agent"})
+	srv.AddPullRequest(forge.PullRequest{Number: 3, Author: "agent"})
 	human := srv.AddComment(3, "alice", "hi")
 	created := do(t, "POST", srv.URL()+"repos/Codertocat/Hello-World/issues/3/comments", `{"body":"one"}`)
 	id := int64(created.Body["id"].(float64))
 	do(t, "PATCH", fmt.Sprintf("%srepos/Codertocat/Hello-World/issues/comments/%d", srv.URL(), id), `{"body":"two"}`)
-	want := []breaker.Comment{{ID: human, Author: "alice", Body: "hi"}, {ID: id, Author: ghfake.BotLogin, Body: "two"}}
+	want := []forge.Comment{{ID: human, Author: "alice", Body: "hi"}, {ID: id, Author: ghfake.BotLogin, Body: "two"}}
 	if diff := cmp.Diff(want, srv.Comments(3)); diff != "" {
 		t.Errorf("comments (-want +got):\n%s", diff)
 	}
@@ -223,7 +223,7 @@ func TestServer_PullShape(t *testing.T) {
 	t.Parallel()
 	srv := ghfake.New(t)
 	sha := strings.Repeat("f", 40)
-	srv.AddPullRequest(breaker.PullRequest{Number: 9, HeadSHA: sha, HeadRef: "patch-1", BaseRef: "main", Author: "stranger", Fork: true})
+	srv.AddPullRequest(forge.PullRequest{Number: 9, HeadSHA: sha, HeadRef: "patch-1", BaseRef: "main", Author: "stranger", Fork: true})
 	pr := do(t, "GET", srv.URL()+"repos/Codertocat/Hello-World/pulls/9", "").Body
 	head, base := pr["head"].(map[string]any), pr["base"].(map[string]any)
 	got := []any{pr["number"], pr["state"], head["sha"], head["ref"], head["label"],

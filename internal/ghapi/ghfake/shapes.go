@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 type comment struct {
@@ -83,7 +83,7 @@ func (s *Server) repoJSON(m map[string]any, at, owner string) {
 
 // pullJSON is a pull request as GET pulls/{n} answers it (schema
 // pull-request); simple is the lists' form (pull-request-simple).
-func (s *Server) pullJSON(pr breaker.PullRequest, simple bool) map[string]any {
+func (s *Server) pullJSON(pr forge.PullRequest, simple bool) map[string]any {
 	m := template("pull-request")
 	if simple {
 		m = template("pull-request-simple")

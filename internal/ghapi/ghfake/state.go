@@ -4,13 +4,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/forge"
 )
 
 // AddPullRequest adds or replaces a pull request of the hosted
 // repository. An empty State means "open"; Fork makes the head
 // repository Author's fork.
-func (s *Server) AddPullRequest(pr breaker.PullRequest) {
+func (s *Server) AddPullRequest(pr forge.PullRequest) {
 	if pr.State == "" {
 		pr.State = "open"
 	}
@@ -45,13 +45,13 @@ func (s *Server) MinimizeComment(id int64) {
 }
 
 // Comments returns the comments on pull request pr, oldest first.
-func (s *Server) Comments(pr int) []breaker.Comment {
+func (s *Server) Comments(pr int) []forge.Comment {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []breaker.Comment
+	var out []forge.Comment
 	for _, c := range s.comments {
 		if c.Issue == pr {
-			out = append(out, breaker.Comment{ID: c.ID, Author: c.Author, Body: c.Body})
+			out = append(out, forge.Comment{ID: c.ID, Author: c.Author, Body: c.Body})
 		}
 	}
 	return out
@@ -203,15 +203,15 @@ func (s *Server) RemoveComment(id int64) {
 }
 
 // Comment returns comment id as the server holds it.
-func (s *Server) Comment(id int64) (breaker.Comment, bool) {
+func (s *Server) Comment(id int64) (forge.Comment, bool) {
 	c, ok := s.changeComment(id, func(*comment) {})
-	return breaker.Comment{ID: c.ID, Author: c.Author, Body: c.Body, Edited: c.Edits > 0}, ok
+	return forge.Comment{ID: c.ID, Author: c.Author, Body: c.Body, Edited: c.Edits > 0}, ok
 }
 
 // CommentsByAuthor returns the comments on pull request pr by login,
 // oldest first.
-func (s *Server) CommentsByAuthor(pr int, login string) []breaker.Comment {
-	var out []breaker.Comment
+func (s *Server) CommentsByAuthor(pr int, login string) []forge.Comment {
+	var out []forge.Comment
 	for _, c := range s.Comments(pr) {
 		if c.Author == login {
 			out = append(out, c)

@@ -1,0 +1,185 @@
+package forge
+
+import (
+	"context"
+	"time"
+)
+
+// The narrow views of GitHub the Action's use cases call, bound to one
+// repository and split by use, so each use case names what it needs.
+// internal/ghapi implements them all; the Action's dry-run wrapper and the
+// tests' fakes override what they must.
+// Refs are named without "refs/", e.g. "tags/greenlight/checkpoint/S-3".
+
+// PullRequests finds and reads pull requests.
+type PullRequests interface {
+	PullRequest(ctx context.Context, number int) (PullRequest, error)
+	// FindPullRequest finds the open pull request whose head is sha; found
+	// is false when there is none.
+	FindPullRequest(ctx context.Context, sha string) (pr PullRequest, found bool, err error)
+	// FindPullRequestByHead finds the open pull request from owner's
+	// branch whose head is sha: a fork's, which FindPullRequest does not
+	// see (GitHub lists a commit's pull requests of the base repository's
+	// branches only).
+	FindPullRequestByHead(ctx context.Context, owner, branch, sha string) (pr PullRequest, found bool, err error)
+	// OpenPullRequestsFrom lists the open pull requests whose head is
+	// this repository's branch.
+	OpenPullRequestsFrom(ctx context.Context, branch string) ([]PullRequest, error)
+}
+
+// Comments reads and writes a pull request's conversation.
+type Comments interface {
+	ListComments(ctx context.Context, pr int) ([]Comment, error) // every page
+	// GetComment reads one comment back; found is false when it was
+	// deleted.
+	GetComment(ctx context.Context, id int64) (c Comment, found bool, err error)
+	CreateComment(ctx context.Context, pr int, body string) (Comment, error)
+	EditComment(ctx context.Context, id int64, body string) error
+	// DeleteComment deletes a comment; one already gone is success. The
+	// breaker deletes only its own duplicates (two runs raced).
+	DeleteComment(ctx context.Context, id int64) error
+}
+
+// Refs keeps the breaker's tags (and moves a branch for a rollback).
+type Refs interface {
+	GetRef(ctx context.Context, ref string) (sha string, found bool, err error)
+	CreateRef(ctx context.Context, ref, sha string) error // breaker.ErrRefExists on 422
+	UpdateRef(ctx context.Context, ref, sha string, force bool) error
+	DeleteRef(ctx context.Context, ref string) error // a missing ref is success
+}
+
+// Commits writes the rollback commit.
+type Commits interface {
+	CommitTree(ctx context.Context, sha string) (tree string, err error)
+	CreateCommit(ctx context.Context, message, tree string, parents []string) (sha string, err error)
+}
+
+// People answers who the token is and what a commenter may do.
+type People interface {
+	// Identity returns the login of the token's user, or "" when the
+	// token cannot say (GITHUB_TOKEN answers 403 on GET /user).
+	Identity(ctx context.Context) (string, error)
+	// Permission returns the user's permission on the repository:
+	// "admin", "maintain", "write", "triage", "read" or "none".
+	Permission(ctx context.Context, login string) (string, error)
+}
+
+// Artifacts fetches a workflow run's artifact (the hardened mode).
+type Artifacts interface {
+	// DownloadArtifact returns the zip of run runID's artifact name, at
+	// most max bytes.
+	DownloadArtifact(ctx context.Context, runID int64, name string, max int64) ([]byte, error)
+}
+
+// Forge is every port at once: what one run of the Action is given.
+type Forge interface {
+	Artifacts
+	PullRequests
+	Comments
+	Refs
+	Commits
+	People
+	LedgerStore
+}
+
+// LedgerStore keeps the ledger (DESIGN §6): the breaker's check runs, read
+// back in one GraphQL query together with the breaker's tags and the pull
+// request's comments, so a push run stays within a handful of API calls.
+type LedgerStore interface {
+	ReadLedger(ctx context.Context, q LedgerQuery) (LedgerState, error)
+	// ReadHeads reads the breaker's check runs on the given commits (heads
+	// an entry names as observed before it, which the pull request no
+	// longer lists). A head GitHub no longer has is an error.
+	ReadHeads(ctx context.Context, q LedgerQuery, heads []string) ([]CheckRunText, error)
+	// ReadAncestry reads the breaker's check runs on head and its
+	// ancestors, newest first, as far as until (an earlier head the entry
+	// at head had in its history): the heads a rebase or a squash took off
+	// the branch with it.
+	ReadAncestry(ctx context.Context, q LedgerQuery, head, until string) ([]CheckRunText, error)
+	CreateCheckRun(ctx context.Context, run CheckRun) (id int64, err error)
+}
+
+// LedgerQuery says whose ledger to read: a pull request's (its commits and
+// the heads force-pushed away), else a branch's history.
+type LedgerQuery struct {
+	PR        int    // 0 = no pull request
+	Branch    string // when PR is 0
+	CheckName string // the breaker's check run name
+	TagPrefix string // the breaker's tags, e.g. "greenlight/"
+	// AppID, when not 0, asks only for that App's check suites (the
+	// app-id input); 0 asks for every app's, filtered by the caller.
+	AppID int64
+	// Base, when set with PR, is the pull request's base commit: its
+	// check runs (the base's observation) are read in the same query.
+	Base string
+}
+
+// LedgerState is what the query found.
+type LedgerState struct {
+	// DefaultBranch and DefaultSHA are the repository's default branch and
+	// its tip: the base of a branch without a pull request.
+	DefaultBranch, DefaultSHA string
+	Runs                      []CheckRunText
+	// BaseRuns are the check runs on LedgerQuery.Base, when it was asked
+	// (BaseRead says so).
+	BaseRuns []CheckRunText
+	BaseRead bool
+	// Commits are the pull request's own commits (or the branch's
+	// history) as the query listed them: entries on them are
+	// observations of this line of work, whoever wrote them.
+	Commits  []string
+	Tags     map[string]string // tag name (without refs/tags/) → commit SHA
+	Comments []Comment         // the pull request's newest comments, when PR > 0
+	// Pushers are the GitHub logins of the pull request's commit authors
+	// and committers: treated as the agent, who may not reset itself.
+	Pushers []string
+	// Minimized are the IDs of the pull request's minimized (hidden)
+	// comments, left out of Comments: REST cannot tell them apart, so a
+	// list read over REST later skips these.
+	Minimized []int64
+	// CommentsComplete is false when the pull request has more comments
+	// than the query returned: the caller lists them all before posting.
+	CommentsComplete bool
+	// Viewer is the token's own login as GitHub gives it, a bot's with
+	// its "[bot]" suffix; "" when GitHub did not say.
+	Viewer string
+	// RateLimit is what the reads cost and what is left of the hour.
+	RateLimit RateLimit
+}
+
+// RateLimit is the GraphQL points the ledger reads cost and what is left.
+type RateLimit struct {
+	Queries   int // GraphQL requests made
+	Cost      int // points they cost together
+	Limit     int // points an hour
+	Remaining int // points left after them
+	ResetAt   time.Time
+}
+
+// CheckRunText is one check run of the breaker's name on a commit.
+type CheckRunText struct {
+	ID      int64
+	HeadSHA string
+	AppID   int64
+	AppSlug string
+	Text    string // output.text, where the ledger entry is
+}
+
+// CheckRun is the check run a run of the breaker writes on the head.
+type CheckRun struct {
+	Name        string
+	HeadSHA     string
+	Conclusion  string // "success", "failure" or "neutral"
+	Title       string
+	Summary     string
+	Text        string
+	Annotations []Annotation
+}
+
+// Annotation marks a failing test at its file and line.
+type Annotation struct {
+	Path    string
+	Line    int
+	Title   string
+	Message string
+}
