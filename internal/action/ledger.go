@@ -428,6 +428,13 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 	if entry.Cut > 0 {
 		text = fmt.Sprintf("%d tests were left out of this entry to fit the check run; the failing ones are kept.\n\n", entry.Cut) + text
 	}
+	// Words for the agent, where agents that iterate on CI read: the failed
+	// check's text and the log (a dry run blocks nothing, so it says none).
+	if words := report.AgentWords(d); words != "" && !r.in.DryRun {
+		words = r.red.Redact(words)
+		text = report.CodeBlock(words, "text") + "\n" + text
+		r.ax.Untrusted(words)
+	}
 	// An OPEN circuit is a failure whatever the head's results (none, or
 	// unreadable: neutral is for a CLOSED slice whose tests did not run),
 	// and so is a head another pull request or branch found OPEN: a
