@@ -93,6 +93,9 @@ func Run(ctx context.Context, deps Deps, ax *actionenv.Action) Outcome {
 // route sends the event to its use case (DESIGN §3).
 func route(ctx context.Context, r *run) Outcome {
 	ev := r.gh.Event
+	if r.in.Mode == actionenv.ModeGate {
+		return onGate(ctx, r)
+	}
 	switch {
 	case ev.Push != nil:
 		return onPush(ctx, r, *ev.Push)

@@ -27,6 +27,7 @@ type remoteState struct {
 	baseRead                  bool
 	defaultBranch, defaultSHA string
 	pushers                   []string
+	commits                   []string // the pull request's own commits (or the branch's history)
 	tags                      map[string]string
 	comments                  []forge.Comment
 	complete                  bool    // comments holds every comment of the pull request
@@ -48,7 +49,7 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 		return remoteState{}, err
 	}
 	rs := remoteState{baseSHA: q.Base, baseRuns: st.BaseRuns, baseRead: st.BaseRead, tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete, minimized: st.Minimized,
-		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer}
+		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer, commits: st.Commits}
 	noteRateLimit(r, st.RateLimit)
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {

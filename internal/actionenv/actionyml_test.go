@@ -22,13 +22,14 @@ const (
 	dockerfilePath = "../../Dockerfile"
 	actionDocPath  = "../../README.md"
 	publishGoPath  = "../action/publish.go"
+	gateGoPath     = "../action/gate.go"
 )
 
 // actionOutputs are the outputs setOutputs in internal/action/publish.go
 // writes, in its order. TestActionYML_Outputs also reads them from that file.
 var actionOutputs = []string{
 	"state", "tripped", "trip-reason", "slice", "failed-attempts",
-	"checkpoint-tag", "checkpoint-sha", "report-json",
+	"checkpoint-tag", "checkpoint-sha", "report-json", "comment-url",
 }
 
 // actionMeta is what the tests need of action.yml.
@@ -270,6 +271,8 @@ func TestActionYML_Defaults(t *testing.T) {
 		"policy":           none.Policy,
 		"phase":            "",
 		"threshold":        strconv.Itoa(none.Threshold),
+		"mode":             none.Mode,
+		"pull-request":     "",
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {
 		t.Errorf("action.yml defaults differ from the Go defaults (-Go +action.yml):\n%s", diff)
@@ -304,13 +307,18 @@ func TestActionYML_Outputs(t *testing.T) {
 		}
 	}
 
-	src, err := os.ReadFile(publishGoPath)
-	if err != nil {
-		t.Fatalf("read %s: %v", publishGoPath, err)
-	}
+	// The judge's outputs (publish.go), then those only the gate writes.
 	var inGo []string
-	for _, g := range outputNameInGoRE.FindAllStringSubmatch(string(src), -1) {
-		inGo = append(inGo, g[1])
+	for _, path := range []string{publishGoPath, gateGoPath} {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("read %s: %v", path, err)
+		}
+		for _, g := range outputNameInGoRE.FindAllStringSubmatch(string(src), -1) {
+			if !slices.Contains(inGo, g[1]) {
+				inGo = append(inGo, g[1])
+			}
+		}
 	}
 	if diff := cmp.Diff(actionOutputs, inGo); diff != "" {
 		t.Errorf("actionOutputs differ from the {Name: ..., Value: ...} outputs in %s; update this test's list and action.yml (-list +Go):\n%s", publishGoPath, diff)

@@ -44,7 +44,18 @@ type Inputs struct {
 	// AllowPRAuthor lets the pull request's author run commands (a person
 	// opened it); by default the author is treated as the agent.
 	AllowPRAuthor bool
+	// Mode is ModeJudge (judge the push) or ModeGate (the first step of an
+	// agent's workflow: stop it while the breaker is OPEN; writes nothing).
+	Mode string
+	// PullRequest is the pull request a gate is about; 0 = the event's.
+	PullRequest int
 }
+
+// The mode input's values.
+const (
+	ModeJudge = "judge"
+	ModeGate  = "gate"
+)
 
 // InputNames are the names of every input the action reads, as action.yml
 // declares them.
@@ -52,7 +63,7 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "mode", "pull-request",
 }
 
 // The comment input's modes: when the sticky comment is first posted.
@@ -141,6 +152,21 @@ func (a *Action) Inputs() (Inputs, error) {
 			errs = append(errs, fmt.Errorf("input threshold: %w", err))
 		}
 		in.Threshold = n
+	}
+	switch v := strings.ToLower(strings.TrimSpace(a.Input("mode"))); v {
+	case "", ModeJudge:
+		in.Mode = ModeJudge
+	case ModeGate:
+		in.Mode = ModeGate
+	default:
+		errs = append(errs, fmt.Errorf("input mode: %q is not judge or gate; judge (the default) judges a push, gate stops an agent's job while the breaker is OPEN", v))
+	}
+	if v := a.Input("pull-request"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("input pull-request: %q is not a pull request number; give e.g. ${{ github.event.pull_request.number }}, or leave it empty for the event's", v))
+		}
+		in.PullRequest = n
 	}
 	if v := a.Input("app-id"); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)

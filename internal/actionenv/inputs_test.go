@@ -18,7 +18,7 @@ func TestAction_Inputs(t *testing.T) {
 	defaults := Inputs{
 		Token: "ghs_abcdef", TrailerPrefix: "Greenlight-", TagPrefix: "greenlight/",
 		Comment: true, CommentMode: CommentOnFailure, FailOnTrip: true, CheckName: "greenlight-breaker",
-		Policy: "greenlight", Threshold: 5,
+		Policy: "greenlight", Threshold: 5, Mode: ModeJudge,
 	}
 	tests := []struct {
 		name string

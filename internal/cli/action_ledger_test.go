@@ -509,3 +509,31 @@ func TestLedger_DryRunRemembers(t *testing.T) {
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
 	l.want(res, ExitTripped, "no_progress")
 }
+
+// breaker gate reads the same ledger as the Action's mode: gate: 0 while
+// the pull request's breaker is CLOSED, 42 with the slice and the way
+// through once it tripped; usage and token errors name the fix.
+func TestGate_CommandSaysWhetherTheAgentMayGoOn(t *testing.T) {
+	t.Parallel()
+	l := newLedgerRun(t, "agent/fix")
+	env := map[string]string{"GITHUB_TOKEN": actionToken, "GITHUB_API_URL": l.h.srv.URL()}
+	repo := l.h.srv.Owner() + "/" + l.h.srv.Repo()
+	l.push(map[string]string{"TestLogin": "fail"})
+	if out, stderr, code := runCLIEnv(t, env, "", "gate", "--repo", repo, "--pr", "7"); code != ExitClosed || !strings.HasPrefix(out, "CLOSED") {
+		t.Fatalf("one failed push: exit %d, %q %q; want 0, CLOSED", code, out, stderr)
+	}
+	l.push(map[string]string{"TestLogin": "fail"})
+	l.push(map[string]string{"TestLogin": "fail"})
+	out, stderr, code := runCLIEnv(t, env, "", "gate", "--repo", repo, "--pr", "7")
+	if code != ExitTripped || !strings.HasPrefix(out, "OPEN: slice") || !strings.Contains(out, "/breaker reset") {
+		t.Fatalf("after the trip: exit %d, %q %q; want 42 naming the slice and the reset", code, out, stderr)
+	}
+	for _, args := range [][]string{{"gate", "--repo", "x"}, {"gate", "--repo", repo}, {"gate", "--repo", repo, "--pr", "1", "--branch", "b"}} {
+		if _, _, code := runCLIEnv(t, env, "", args...); code != ExitUsage {
+			t.Errorf("breaker %v: exit %d, want 2", args, code)
+		}
+	}
+	if _, stderr, code := runCLI(t, "", "gate", "--repo", repo, "--pr", "7"); code != ExitError || !strings.Contains(stderr, "GITHUB_TOKEN") {
+		t.Errorf("without a token: exit %d, stderr %q; want 1 naming GITHUB_TOKEN", code, stderr)
+	}
+}

@@ -15,6 +15,7 @@ func TestHelp_EveryCommandIsGoldenAndNamesExitCodes(t *testing.T) {
 		"help/evaluate.golden": {"evaluate", "--help"},
 		"help/demo.golden":     {"demo", "--help"},
 		"help/init.golden":     {"init", "--help"},
+		"help/gate.golden":     {"gate", "--help"},
 		"help/protocol.golden": {"protocol", "--help"},
 		"help/action.golden":   {"action", "--help"},
 		"help/ledger.golden":   {"ledger", "--help"},

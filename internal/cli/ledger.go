@@ -7,10 +7,8 @@ import (
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/action"
-	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
-	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
@@ -44,47 +42,15 @@ Exit codes:
 `
 
 func runLedger(ctx context.Context, env *Env, args []string) int {
-	fs := newFlags("ledger")
-	repo := fs.String("repo", "", "")
-	pr := fs.Int("pr", 0, "")
-	branch := fs.String("branch", "", "")
-	checkName := fs.String("check-name", actionenv.DefaultCheckName, "")
-	appID := fs.Int64("app-id", 0, "")
-	keyFile := fs.String("ledger-key-file", "", "")
+	f, fs := newRemoteFlags("ledger")
 	if code, ok := parseFlags(fs, args, ledgerHelp, env); !ok {
 		return code
 	}
-	owner, name, ok := strings.Cut(*repo, "/")
-	switch {
-	case fs.NArg() > 0:
-		return usageError(env, "ledger", fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case !ok || owner == "" || name == "" || strings.Contains(name, "/"):
-		return usageError(env, "ledger", "--repo must be OWNER/NAME, e.g. --repo acme/shop")
-	case (*pr > 0) == (*branch != ""):
-		return usageError(env, "ledger", "give exactly one of --pr N and --branch B")
+	client, key, code, ok := f.open(env, fs)
+	if !ok {
+		return code
 	}
-	token := env.Getenv("GITHUB_TOKEN")
-	if token == "" {
-		token = env.Getenv("GH_TOKEN")
-	}
-	if token == "" {
-		fmt.Fprintln(env.Stderr, "breaker ledger: no token: set GITHUB_TOKEN (or GH_TOKEN) to a token that may read the repository's checks")
-		return ExitError
-	}
-	var key []byte
-	if *keyFile != "" {
-		var err error
-		if key, err = readKey(*keyFile); err != nil {
-			fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(err.Error()))
-			return ExitError
-		}
-	}
-	client, err := ghapi.New(ghapi.Config{Token: token, APIURL: env.Getenv("GITHUB_API_URL"),
-		GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Owner: owner, Repo: name, UserAgent: "greenlight-breaker/" + Version})
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "breaker ledger: %v\n", err)
-		return ExitError
-	}
+	pr, branch, checkName, appID := f.pr, f.branch, f.checkName, f.appID
 	q := action.LedgerQuery{PR: *pr, Branch: *branch, CheckName: *checkName, TagPrefix: breaker.DefaultTagPrefix, AppID: *appID}
 	st, err := client.ReadLedger(ctx, q)
 	if err != nil {

@@ -193,7 +193,7 @@ jobs:
 // pinnedUse is how every third-party action is named: a full commit SHA,
 // which no one can move, with the release it was cut from in a comment, as
 // Dependabot writes and updates it.
-var pinnedUse = regexp.MustCompile(`^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+`)
+var pinnedUse = regexp.MustCompile(`^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v?\d+\.\d+(\.\d+)?\b`)
 
 // unpinnedActions lists the uses: lines of a workflow that name a
 // third-party action by a movable ref. Local actions, the breaker itself

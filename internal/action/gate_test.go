@@ -1,0 +1,101 @@
+package action_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// gate runs the Action as the first step of an agent's workflow (mode:
+// gate) on event with payload, and checks it wrote nothing.
+func (r *rig) gate(event string, payload map[string]any, inputs map[string]string) outcome {
+	r.t.Helper()
+	r.inputs["mode"] = "gate"
+	for k, v := range inputs {
+		r.inputs[k] = v
+	}
+	defer func() {
+		delete(r.inputs, "mode")
+		for k := range inputs {
+			delete(r.inputs, k)
+		}
+	}()
+	before := len(r.srv.Calls())
+	o := r.run(event, payload)
+	for _, c := range r.srv.Calls()[before:] {
+		if c.Method != "GET" && !(c.Method == "POST" && strings.HasSuffix(c.Path, "/graphql")) {
+			r.t.Errorf("the gate wrote to GitHub: %s %s", c.Method, c.Path)
+		}
+	}
+	return o
+}
+
+// The gate (issue 32): an agent's workflow whose first step is the gate
+// stops while the pull request's breaker is OPEN — whichever event starts
+// the agent (a comment mentioning it, a dispatch naming the pull request,
+// the pull request itself) — with the slice, the reason and the
+// diagnostic's address in its outputs; after a maintainer's reset it lets
+// the agent through. It writes nothing.
+func TestGate_StopsTheAgentUntilAReset(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login")
+	r.open(7, "copilot/fix-login")
+	dispatch := r.payload("workflow_dispatch.json")
+	dispatch["ref"], dispatch["inputs"] = "refs/heads/main", map[string]any{}
+	events := []struct {
+		name, event string
+		payload     map[string]any
+		inputs      map[string]string
+	}{
+		{"a comment that starts the agent", "issue_comment", r.commented(7, "bob", "@claude fix the login test"), nil},
+		{"a dispatch naming the pull request", "workflow_dispatch", dispatch, map[string]string{"pull-request": "7"}},
+	}
+	for _, ev := range events {
+		o := r.gate(ev.event, ev.payload, ev.inputs)
+		if o.Err != nil || o.state() != "OPEN" || !o.Enforce {
+			t.Fatalf("%s: err %v, state %q, enforce %v; want OPEN, enforced (exit 42)\n%s", ev.name, o.Err, o.state(), o.Enforce, o.stdout)
+		}
+		if o.outputs["state"] != "OPEN" || o.outputs["slice"] != "copilot-fix-login" || o.outputs["trip-reason"] == "" ||
+			!strings.Contains(o.outputs["comment-url"], "/pull/7#issuecomment-") {
+			t.Errorf("%s: outputs %v; want state OPEN, the slice, the reason and the comment's address", ev.name, o.outputs)
+		}
+		if !strings.Contains(o.stdout, "/breaker reset copilot-fix-login") {
+			t.Errorf("%s: the log does not say how the agent gets through:\n%s", ev.name, o.stdout)
+		}
+	}
+	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login try the cache"); o.Err != nil {
+		t.Fatalf("the maintainer's reset: %v\n%s", o.Err, o.stdout)
+	}
+	o := r.gate("issue_comment", r.commented(7, "bob", "@claude try again"), nil)
+	if o.Err != nil || o.state() != "CLOSED" || o.outputs["state"] != "CLOSED" {
+		t.Fatalf("after the reset: err %v, state %q, outputs %v; want CLOSED (the agent may go on)\n%s", o.Err, o.state(), o.outputs, o.stdout)
+	}
+}
+
+// A pull request whose breaker never tripped, and a branch without one,
+// pass the gate; an event that names no pull request on no branch is an
+// error naming the input.
+func TestGate_LetsAHealthyLineThrough(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.commit("Fix the login")
+	r.results(map[string]string{"TestLogin": "fail"})
+	r.open(7, "copilot/fix-login")
+	r.push("copilot/fix-login")
+	if o := r.gate("issue_comment", r.commented(7, "bob", "@claude go on"), nil); o.Err != nil || o.state() != "CLOSED" {
+		t.Fatalf("one failed push: err %v, state %q; want CLOSED\n%s", o.Err, o.state(), o.stdout)
+	}
+	dispatch := r.payload("workflow_dispatch.json")
+	dispatch["ref"], dispatch["inputs"] = "refs/heads/copilot/fix-login", map[string]any{}
+	r.env["GITHUB_REF"] = "refs/heads/copilot/fix-login"
+	if o := r.gate("workflow_dispatch", dispatch, nil); o.Err != nil || o.state() != "CLOSED" {
+		t.Fatalf("the branch: err %v, state %q; want CLOSED\n%s", o.Err, o.state(), o.stdout)
+	}
+	delete(r.env, "GITHUB_REF")
+	r.env["GITHUB_REF"] = "refs/tags/v1"
+	if o := r.gate("workflow_dispatch", dispatch, nil); o.Err == nil || !strings.Contains(o.Err.Error()+o.stdout, "pull-request") {
+		t.Errorf("no pull request, no branch: err %v; want an error naming the input pull-request\n%s", o.Err, o.stdout)
+	}
+}
