@@ -48,6 +48,9 @@ func onGate(ctx context.Context, r *run) Outcome {
 	for i := range outs {
 		outs[i].Value = report.SafeLine(r.red.Clean(outs[i].Value))
 	}
+	// Several lines, each made safe when the reset wrote it: the agent's
+	// prompt takes the block as it is.
+	outs = append(outs, actionenv.Output{Name: "prior-attempts", Value: r.red.Clean(g.Prior)})
 	if err := r.ax.SetOutputs(outs); err != nil {
 		r.ax.Logf("breaker: outputs not written: GITHUB_OUTPUT is unusable")
 	}
@@ -56,6 +59,9 @@ func onGate(ctx context.Context, r *run) Outcome {
 		where = fmt.Sprintf("pull request #%d", number)
 	}
 	r.ax.Untrusted("breaker gate: " + where + ": " + line + notesText(r))
+	if g.Prior != "" {
+		r.ax.Untrusted("breaker gate: what was tried before the reset, for the agent's prompt (output prior-attempts):\n" + r.red.Clean(g.Prior))
+	}
 	summary := "## Circuit breaker gate: " + where + "\n\n" + report.CodeBlock(line, "text")
 	if url != "" {
 		summary += "\nThe diagnostic: " + url + "\n"

@@ -71,6 +71,13 @@ func TestGate_StopsTheAgentUntilAReset(t *testing.T) {
 	if o.Err != nil || o.state() != "CLOSED" || o.outputs["state"] != "CLOSED" {
 		t.Fatalf("after the reset: err %v, state %q, outputs %v; want CLOSED (the agent may go on)\n%s", o.Err, o.state(), o.outputs, o.stdout)
 	}
+	// The next invocation starts from what was tried (seed 001 §6).
+	prior := o.outputs["prior-attempts"]
+	for _, want := range []string{"<prior_attempts>", "Circuit tripped after", "Fix the login", "Guidance from alice: try the cache", "</prior_attempts>"} {
+		if !strings.Contains(prior, want) {
+			t.Errorf("prior-attempts does not say %q:\n%s", want, prior)
+		}
+	}
 }
 
 // A pull request whose breaker never tripped, and a branch without one,

@@ -429,6 +429,11 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 	if entry.Cut > 0 {
 		text = fmt.Sprintf("%d tests were left out of this entry to fit the check run; the failing ones are kept.\n\n", entry.Cut) + text
 	}
+	// A reset hands the agent's next invocation what was tried.
+	if entry.Reset != nil && entry.Reset.Prior != "" {
+		text = "What was tried before this reset, for the agent's next attempt (the gate's prior-attempts output):\n\n" +
+			report.CodeBlock(entry.Reset.Prior, "xml") + "\n" + text
+	}
 	// Words for the agent, where agents that iterate on CI read: the failed
 	// check's text and the log (a dry run blocks nothing, so it says none).
 	if words := report.AgentWords(d); words != "" && !r.in.DryRun {
@@ -529,7 +534,7 @@ func redactEntry(r *run, e ledger.Entry) ledger.Entry {
 	e.Branch = r.red.Redact(e.Branch)
 	if e.Reset != nil {
 		rs := *e.Reset
-		rs.Author, rs.Text = r.red.Redact(rs.Author), r.red.Redact(rs.Text)
+		rs.Author, rs.Text, rs.Prior = r.red.Redact(rs.Author), r.red.Redact(rs.Text), r.red.Redact(rs.Prior)
 		e.Reset = &rs
 	}
 	return e

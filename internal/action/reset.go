@@ -13,6 +13,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ledger"
+	"github.com/greenlight-ci/breaker/internal/report"
 )
 
 // reset records a verified reset of the slice in this pull request's
@@ -56,7 +57,8 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		}
 	}
 	var x entryExtras
-	x.reset = &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC(), CommentID: c.ID}
+	x.reset = &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC(), CommentID: c.ID,
+		Prior: report.PriorAttempts(before, c.Author, cmd.guidance)}
 	if err := moveResetTag(ctx, r, slice, head); err != nil {
 		r.note("the reset tag was not moved (%v); the reset stands: it is the ledger record, the tag only a convenience", err)
 	} else if !r.in.DryRun {

@@ -29,7 +29,7 @@ const (
 // writes, in its order. TestActionYML_Outputs also reads them from that file.
 var actionOutputs = []string{
 	"state", "tripped", "trip-reason", "slice", "failed-attempts",
-	"checkpoint-tag", "checkpoint-sha", "report-json", "comment-url",
+	"checkpoint-tag", "checkpoint-sha", "report-json", "comment-url", "prior-attempts",
 }
 
 // actionMeta is what the tests need of action.yml.

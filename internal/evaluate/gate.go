@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
 // Gate is what the ledger says of a line of work before an agent is asked
@@ -18,6 +19,10 @@ type Gate struct {
 	Head string
 	// Tampered are the heads whose entries did not verify.
 	Tampered []string
+	// Prior is the <prior_attempts> block of the newest verified reset of
+	// this pull request (or branch), for the agent's next invocation; ""
+	// when none, or while OPEN.
+	Prior string
 }
 
 // GateOf reads the gate out of the ledger of run's line of work (its pull
@@ -32,7 +37,15 @@ func GateOf(l Ledger, run Run) Gate {
 	}
 	slice := breaker.OpenSlice(pushes)
 	if slice == "" {
-		return Gate{}
+		g := Gate{}
+		entries := append([]ledger.Entry(nil), l.Entries...)
+		ledger.Sort(entries)
+		for _, e := range entries {
+			if e.Reset != nil && run.Belongs(e) && (l.Key == nil || ledger.Verify(e, l.Key)) {
+				g.Prior = e.Reset.Prior
+			}
+		}
+		return g
 	}
 	g := Gate{Open: true, Slice: slice}
 	for _, p := range pushes {

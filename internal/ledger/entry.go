@@ -125,7 +125,14 @@ type Reset struct {
 	// CommentID is the maintainer's comment that asked for it: one comment
 	// gives one reset.
 	CommentID int64 `json:"comment_id,omitempty"`
+	// Prior is the <prior_attempts> block the reset hands the agent's next
+	// invocation: what was tried, CI's errors, the guidance (bounded by
+	// MaxPrior).
+	Prior string `json:"prior,omitempty"`
 }
+
+// MaxPrior bounds a reset's prior-attempts block.
+const MaxPrior = 8192
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and
 // the commit it put it at.
@@ -345,6 +352,9 @@ func decodeJSON(s string) (Entry, error) {
 	}
 	if e.Kind != "" && e.Kind != KindBase {
 		return Entry{}, fmt.Errorf("kind %q, want %q or none", e.Kind, KindBase)
+	}
+	if e.Reset != nil && len(e.Reset.Prior) > MaxPrior {
+		return Entry{}, fmt.Errorf("the reset's prior attempts are %d bytes, over the %d bound", len(e.Reset.Prior), MaxPrior)
 	}
 	if e.Seq < 0 || e.Seq > MaxSeq {
 		return Entry{}, fmt.Errorf("seq %d is outside 0..%d", e.Seq, MaxSeq)
