@@ -96,3 +96,91 @@ func TestComment_FirstScreenCarriesTheRunnersUsefulLines(t *testing.T) {
 		})
 	}
 }
+
+// Every kind of comment the breaker posts, as a reviewer first sees it
+// (issue 33): the one-short warning, a reset's acknowledgement, the
+// diagnostic asked for with /breaker debug, a push whose tests did not run,
+// and each other policy's trip. bench/comment-height.sh measures how tall
+// each renders on GitHub (docs/ledger.md has no part in it; the closing
+// notes keep the figures).
+func TestComment_GoldenEveryKind(t *testing.T) {
+	t.Parallel()
+	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
+	cases := []struct {
+		name   string
+		inputs map[string]string
+		run    func(tr *trust)
+	}{
+		{"warning", nil, func(tr *trust) {
+			for i := range 2 {
+				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+				tr.push(7, "copilot/fix-login", fail)
+			}
+		}},
+		{"reset", nil, func(tr *trust) {
+			for i := range 3 {
+				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+				tr.push(7, "copilot/fix-login", fail)
+			}
+			tr.want("the reset", tr.reset(7, "/breaker reset copilot-fix-login the session store is shared; mock it"), ExitClosed)
+		}},
+		{"debug", nil, func(tr *trust) {
+			tr.commit("Fix the login")
+			tr.push(7, "copilot/fix-login", fail)
+			tr.want("the debug", tr.reset(7, "/breaker debug"), ExitClosed)
+		}},
+		{"infra", nil, func(tr *trust) {
+			tr.commit("Fix the login")
+			tr.push(7, "copilot/fix-login", fail)
+			tr.commit("Rewrite the test setup")
+			tr.h.repo.git("rm", "-q", "--cached", "--ignore-unmatch", "junit.xml")
+			head := tr.h.repo.git("rev-parse", "HEAD")
+			_ = os.Remove(filepath.Join(tr.h.repo.dir, "junit.xml"))
+			tr.openPR(7, "copilot/fix-login", head, "agent-bot")
+			tr.h.run("push", pushEvent(tr.t, "copilot/fix-login", head))
+		}},
+		{"prp", map[string]string{"policy": "prp"}, func(tr *trust) {
+			for i := range 4 {
+				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+				tr.push(7, "copilot/fix-login", fail)
+			}
+		}},
+		{"bmad", map[string]string{"policy": "bmad", "threshold": "3"}, func(tr *trust) {
+			for i := range 3 {
+				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+				tr.push(7, "copilot/fix-login", fail)
+			}
+		}},
+		{"liza", map[string]string{"policy": "liza"}, func(tr *trust) {
+			// Three tests failing at three pushes with one error: seed 004's
+			// retry_cluster.
+			for i := range 3 {
+				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
+				tr.push(7, "copilot/fix-login", map[string]string{"TestLogin": "fail", "TestLogout": "fail", "TestSignup": "fail"})
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tr := newTrust(t)
+			for k, v := range tc.inputs {
+				tr.h.inputs[k] = v
+			}
+			tr.h.repo.git("checkout", "-q", "-b", "copilot/fix-login")
+			tc.run(tr)
+			comments := tr.h.comments(7)
+			if len(comments) != 1 {
+				t.Fatalf("%d comments, want 1", len(comments))
+			}
+			body := comments[0].Body
+			if strings.Count(body, "<details>") != strings.Count(body, "</details>") {
+				t.Errorf("a <details> is not closed")
+			}
+			if tc.inputs["policy"] != "" && !strings.Contains(body, "## Circuit Breaker Tripped") {
+				t.Errorf("the %s policy did not trip:\n%s", tc.inputs["policy"], body)
+			}
+			matchGolden(t, "comments/"+tc.name+".md", body)
+		})
+	}
+}

@@ -64,45 +64,79 @@ func Markdown(d breaker.Decision, opts Options) string {
 }
 
 func markdownBlocks(d breaker.Decision, ack string) []block {
-	bs := []block{fixed(header(d))}
+	// Every layout starts with the title and a person's acknowledgement.
+	bs := []block{fixed("## " + title(d) + "\n")}
 	if strings.TrimSpace(ack) != "" {
 		bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
 	}
 	if g, ok := evidenceOnly(d); ok {
 		// An agent without trailers: the failure and the push history
 		// first, a first screen a reviewer reads in seconds; the rest folded.
-		bs = []block{fixed("## " + title(d) + "\n")}
-		if strings.TrimSpace(ack) != "" {
-			bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
-		}
 		return append(append(bs, evidenceBlocks(d, g)...), fixed(footer))
 	}
 	pb := policyBlocks(d)
 	if pb == nil && len(d.Diagnostics) > 0 {
 		// Declared attempts: the same first screen as the evidence layout
 		// (the failure, what was tried, the question), the rest folded.
-		bs = []block{fixed("## " + title(d) + "\n")}
-		if strings.TrimSpace(ack) != "" {
-			bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
-		}
 		return append(append(bs, declaredBlocks(d)...), fixed(footer))
 	}
-	if pb != nil {
-		bs = append(bs, pb...)
-	} else {
-		bs = append(bs, fixed(countsTable(d)))
+	// Every other report — a warning before the trip, a reset's
+	// acknowledgement, a head whose tests did not run, the pull cord
+	// without a diagnostic, another policy's verdict — has the same first
+	// screen: the state and why in plain words, the push history; the
+	// breaker's state, the counts or the policy's section, the diagnostics
+	// and the notes folded in one closed <details>.
+	bs = append(bs, fixed(compactSummary(d)+banners(d)))
+	if len(d.Pushes) > 0 {
+		bs = append(bs, fixed(pushTable(d)))
 	}
-	bs = append(bs, diagnosticsBlocks(d)...)
-	bs = append(bs, extraBlocks(d)...)
+	var rest []string
+	if pb != nil {
+		rest = append(rest, blockTexts(pb)...)
+	} else {
+		rest = append(rest, countsTable(d))
+	}
+	rest = append(rest, blockTexts(diagnosticsBlocks(d))...)
+	for _, b := range extraBlocks(d) {
+		if !strings.HasPrefix(b.text, "### Push history") {
+			rest = append(rest, b.text)
+		}
+	}
+	rest = append(rest, "#### The breaker\n\n"+strings.Join(headerLines(d), "\\\n")+"\n")
+	what := "the counts"
+	if pb != nil {
+		what = "the " + d.Policy + " policy's state"
+	}
+	bs = append(bs, fixed(folded("The full report: "+what+", the notes and the breaker's state", strings.Join(rest, "\n"))))
 	return append(bs, fixed(footer))
+}
+
+// compactSummary is the first line of the compact layout: the state and
+// why, the slice; one short of a trip, that the next failed push stops
+// the pull request.
+func compactSummary(d breaker.Decision) string {
+	s := stateWords(d) + " · slice " + span(d.Slice) + "\n"
+	switch {
+	case d.Tripped && d.Slice != "":
+		s += "\nThe agent should stop and wait. A maintainer answers on this pull request with " +
+			CodeSpan("/breaker reset "+truncateRunes(d.Slice, fieldRunes)+" <guidance>") + " (the counts restart; what was tried is kept).\n"
+	case !d.Tripped && d.TripsLeft() == 1:
+		s += "\n**One more failed push stops this pull request.** Before it: read CI's error, and make one targeted change.\n"
+	}
+	return s
+}
+
+// blockTexts are the blocks' texts, for a fold.
+func blockTexts(bs []block) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.text
+	}
+	return out
 }
 
 const footer = "<sub>Reported by greenlight-breaker (" + Schema + "). " +
 	"The JSON report (`breaker evaluate --format json`) holds every field.</sub>\n"
-
-func header(d breaker.Decision) string {
-	return "## " + title(d) + "\n\n" + strings.Join(headerLines(d), "\\\n") + "\n" + banners(d)
-}
 
 // headerLines are the report's key-value lines.
 func headerLines(d breaker.Decision) []string {
