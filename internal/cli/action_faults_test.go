@@ -71,7 +71,7 @@ func TestAction_ForbiddenCommentKeepsVerdict(t *testing.T) {
 	if got := h.countCalls("POST", "/issues/7/comments"); got != 1 {
 		t.Errorf("comment requests = %d, want 1: a plain 403 is not retried", got)
 	}
-	for _, want := range []string{"Circuit Breaker Tripped", testDup, "could not create the breaker comment on #\u200d7"} {
+	for _, want := range []string{"## Stopped: ", testDup, "could not create the breaker comment on #\u200d7"} {
 		if !strings.Contains(res.summary, want) {
 			t.Errorf("step summary lacks %q:\n%s", want, res.summary)
 		}

@@ -177,7 +177,7 @@ func TestComment_GoldenEveryKind(t *testing.T) {
 			if strings.Count(body, "<details>") != strings.Count(body, "</details>") {
 				t.Errorf("a <details> is not closed")
 			}
-			if tc.inputs["policy"] != "" && !strings.Contains(body, "## Circuit Breaker Tripped") {
+			if tc.inputs["policy"] != "" && !strings.Contains(body, "## Stopped: ") {
 				t.Errorf("the %s policy did not trip:\n%s", tc.inputs["policy"], body)
 			}
 			matchGolden(t, "comments/"+tc.name+".md", body)

@@ -101,7 +101,7 @@ func TestRenderers_ZeroDecision(t *testing.T) {
 	var d breaker.Decision
 	md := Markdown(d, Options{Marker: true})
 	p := checkMarkdown(t, md, "")
-	if !containsLine(p.outside, "## Circuit Breaker: CLOSED") {
+	if !containsLine(p.outside, "## Running: nothing has failed") {
 		t.Errorf("zero decision heading missing:\n%s", md)
 	}
 	checkTerminal(t, Text(d))

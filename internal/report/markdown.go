@@ -202,14 +202,47 @@ func baseLine(b breaker.Base) string {
 func title(d breaker.Decision) string {
 	switch {
 	case d.TripReason == breaker.TripManual:
-		return "Circuit Breaker: Diagnostic Requested"
+		return "Circuit breaker: the diagnostic, as asked"
 	case d.State == breaker.StateOpen:
-		return "Circuit Breaker Tripped"
+		return "Stopped: " + stoppedWords(d)
 	case d.State == breaker.StateHalfOpen:
-		return "Circuit Breaker: HALF_OPEN (warning)"
-	default:
-		return "Circuit Breaker: CLOSED"
+		return "Warning: the " + strings.ToUpper(d.Policy) + " breaker is HALF_OPEN"
 	}
+	switch left := d.TripsLeft(); {
+	case left < 0:
+		return "Running: nothing has failed"
+	case left <= 1:
+		return "Running: one more failed push stops this pull request"
+	}
+	first, _, _ := strings.Cut(distance(d, span), ", ")
+	return "Running: " + first
+}
+
+// stoppedWords say in plain words why the breaker stopped the pull
+// request (the machine's reason stays in the JSON and the state line).
+func stoppedWords(d breaker.Decision) string {
+	switch d.TripReason {
+	case breaker.TripPerTest:
+		if d.TrippedTest != "" {
+			return "the agent is looping on " + span(d.TrippedTest)
+		}
+		return "the agent is looping on one test"
+	case breaker.TripSliceCeiling:
+		return fmt.Sprintf("%d failed attempts in slice %s", d.TotalFailed, span(d.Slice))
+	case breaker.TripNoProgress:
+		return fmt.Sprintf("%d pushes in a row without progress", d.Limits.NoProgress)
+	case breaker.TripNoResults:
+		return fmt.Sprintf("%d pushes in a row without test results", d.Limits.NoProgress)
+	case breaker.TripLedgerTampered:
+		return "a record of CI's evidence does not verify"
+	case breaker.TripSameError:
+		return "the same error again and again (prp)"
+	case breaker.TripConsecutiveFailures:
+		return "failed pushes in a row (bmad)"
+	case breaker.TripPattern:
+		return "an anomaly pattern (liza)"
+	}
+	return "the circuit breaker tripped"
 }
 
 func sliceLine(d breaker.Decision) string {

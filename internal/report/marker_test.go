@@ -30,7 +30,7 @@ func TestHasMarker(t *testing.T) {
 		name, body, slice string
 		want              bool
 	}{
-		{"ours", Marker("S-3") + "\n## Circuit Breaker Tripped", "S-3", true},
+		{"ours", Marker("S-3") + "\n## Stopped: the agent is looping on `TestLogin`", "S-3", true},
 		{"leading blank lines", "\r\n\n" + Marker("S-3") + "\nx", "S-3", true},
 		{"another slice", Marker("S-3") + "\nx", "S-4", false},
 		{"prefix of a longer slice", Marker("S-31") + "\nx", "S-3", false},
