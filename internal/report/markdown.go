@@ -120,8 +120,10 @@ func compactSummary(d breaker.Decision) string {
 	case d.Tripped && d.Slice != "":
 		s += "\nThe agent should stop and wait. A maintainer answers on this pull request with " +
 			CodeSpan("/breaker reset "+truncateRunes(d.Slice, fieldRunes)+" <guidance>") + " (the counts restart; what was tried is kept).\n"
+	case !d.Tripped && d.TripsLeft() == 1 && d.HeadInfra != "":
+		s += "\n**One more failed push stops this pull request.** Make the tests run and write their results again.\n"
 	case !d.Tripped && d.TripsLeft() == 1:
-		s += "\n**One more failed push stops this pull request.** Before it: read CI's error, and make one targeted change.\n"
+		s += "\nBefore the next push: read CI's error, and make one targeted change.\n"
 	}
 	return s
 }
@@ -209,6 +211,10 @@ func title(d breaker.Decision) string {
 		return "Warning: the " + strings.ToUpper(d.Policy) + " breaker is HALF_OPEN"
 	}
 	switch left := d.TripsLeft(); {
+	case d.HeadInfra != "":
+		return "Running: the tests did not run at " + shaSpan(d.Head)
+	case left < 0 && d.ResetSHA != "":
+		return "Running again: reset, the counts start over"
 	case left < 0:
 		return "Running: nothing has failed"
 	case left <= 1:

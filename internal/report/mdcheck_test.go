@@ -100,7 +100,7 @@ func isASCIIPunct(c byte) bool {
 
 var (
 	mentionRE   = regexp.MustCompile(`@[A-Za-z0-9]`)
-	titleRE     = regexp.MustCompile(`^## (Stopped|Running|Warning|Circuit breaker): `)
+	titleRE     = regexp.MustCompile(`^## (Stopped|Running|Running again|Warning|Circuit breaker): `)
 	entityRE    = regexp.MustCompile(`&[A-Za-z#][A-Za-z0-9]*;`)
 	allowedTags = []string{"<details>", "</details>", "<summary>", "</summary>", "<code>", "</code>",
 		"<sub>", "</sub>", "<CODE>", markerPrefix}
