@@ -45,7 +45,14 @@ func main() {
 	fmt.Printf(`<!doctype html><html><head><meta charset="utf-8"><title>0</title><style>%s</style>
 <style>body{margin:0}.markdown-body{box-sizing:border-box;width:%dpx;padding:16px}</style></head>
 <body><article class="markdown-body">%s</article>
-<script>document.title = String(Math.ceil(document.querySelector('.markdown-body').getBoundingClientRect().height))</script>
+<script>
+var body = document.querySelector('.markdown-body'), wide = 0;
+document.querySelectorAll('.markdown-body table, .markdown-body pre').forEach(function (el) {
+  if (el.closest('details:not([open])')) return;
+  wide = Math.max(wide, el.scrollWidth - el.clientWidth);
+});
+document.title = String(Math.ceil(body.getBoundingClientRect().height)) + (wide > 0 ? ' wider-by-' + wide + 'px' : '');
+</script>
 </body></html>
 `, style, *width, body.String())
 }

@@ -172,17 +172,22 @@ type Decision struct {
 	// HeadInfraKind is what kind of reason HeadInfra is (InfraNoResults,
 	// InfraBuild, InfraCancelled).
 	HeadInfraKind string
-	Limits        Limits
-	TotalFailed   int
-	Checkpoint    Checkpoint
-	ResetSHA      string // the reset point in effect, "" if none
-	Tests         []TestSummary
-	Attempts      []Attempt // the slice's attempts since the reset, in order
-	Prior         []Attempt // attempts before the reset: what was already tried
-	Scope         ScopeInfo
-	Violations    []ScopeFinding // every out-of-scope file (violation or justified)
-	Misreports    []Misreport
-	Diagnostics   []Diagnostic
+	// BaseUnobserved says the breaker never saw the base commit while
+	// pushes failed: a test failing on the base too was counted as the
+	// branch's (the Action records the base on pushes to the default
+	// branch).
+	BaseUnobserved bool
+	Limits         Limits
+	TotalFailed    int
+	Checkpoint     Checkpoint
+	ResetSHA       string // the reset point in effect, "" if none
+	Tests          []TestSummary
+	Attempts       []Attempt // the slice's attempts since the reset, in order
+	Prior          []Attempt // attempts before the reset: what was already tried
+	Scope          ScopeInfo
+	Violations     []ScopeFinding // every out-of-scope file (violation or justified)
+	Misreports     []Misreport
+	Diagnostics    []Diagnostic
 	// PolicyState is the state in the policy's own words: CLOSED, HALF_OPEN
 	// or OPEN (greenlight, prp), HEALTHY, TRIGGERED or COMPLETE (bmad), OK
 	// or TRIGGERED (liza).

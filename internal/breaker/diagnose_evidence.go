@@ -254,7 +254,7 @@ func orNone(s string) string {
 // evidenceHypothesis derives a hypothesis from what CI saw, and says so:
 // the breaker never invents one.
 func (e *evaluator) evidenceHypothesis(d Decision, test string, sameRun int) string {
-	const from = "Derived from CI's evidence, not the agent's: "
+	const from = "From CI's evidence, not the agent's words: "
 	var failed, vanished int
 	otherEvery := map[string]int{}
 	observed := 0
@@ -291,6 +291,6 @@ func (e *evaluator) evidenceHypothesis(d Decision, test string, sameRun int) str
 
 // evidenceQuestion asks what a maintainer can answer.
 func (e *evaluator) evidenceQuestion(d Decision, test string) string {
-	return fmt.Sprintf("%s has failed at every recent push. Is its expectation right, and what should the agent try instead? "+
-		"Answer with /breaker reset %s followed by your guidance.", test, d.Slice)
+	return fmt.Sprintf("%s fails at every recent push: is its expectation right, and what should the agent try instead? "+
+		"Answer /breaker reset %s with your guidance.", test, d.Slice)
 }

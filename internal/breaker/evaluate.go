@@ -63,7 +63,7 @@ func Evaluate(in Input) Decision {
 		last := d.Pushes[n-1]
 		d.HeadPasses = last.Source == PushFromRun && last.Infra == "" && len(last.Failing) == 0 && headRan(in)
 	}
-	e.baseNotes(d.Pushes)
+	d.BaseUnobserved = e.baseNotes(d.Pushes)
 	if len(pt.flaky) > 0 {
 		e.notef("flaky across pushes (failed, passed, then failed again): %s; a pass of a flaky test is not progress", strings.Join(pt.flaky, ", "))
 	}
@@ -172,8 +172,9 @@ func findings(atts []tracked) (scope []ScopeFinding, mis []Misreport) {
 
 // baseNotes says which failing tests are the base's (they fail on the base
 // commit too: shown, not counted), or, when the base was not observed and
-// some push failed, that such tests count as the pull request's.
-func (e *evaluator) baseNotes(ps []PushSummary) {
+// some push failed, that such tests count as the pull request's; it
+// reports the latter.
+func (e *evaluator) baseNotes(ps []PushSummary) (unobserved bool) {
 	base := map[string]bool{}
 	failed := false
 	for _, p := range ps {
@@ -190,7 +191,9 @@ func (e *evaluator) baseNotes(ps []PushSummary) {
 	case !e.in.BaseObserved && failed:
 		e.notef("the base commit was not observed by the breaker, so a test that fails on the base too counts as this branch's; " +
 			"run the breaker on pushes to the default branch to record what fails there")
+		return true
 	}
+	return false
 }
 
 // headRan reports whether this run's results hold at least one test.

@@ -43,7 +43,7 @@ func TestComment_Golden(t *testing.T) {
 						t.Errorf("the first lines lack %q:\n%s", want, first)
 					}
 				}
-				for _, want := range []string{"Quote link params", "lib/links.js", "the same error as the push before", "Derived from CI's evidence"} {
+				for _, want := range []string{"Quote link params", "lib/links.js", "the same error as the push before", "From CI's evidence, not the agent's words"} {
 					if !strings.Contains(body, want) {
 						t.Errorf("the comment lacks %q", want)
 					}

@@ -37,8 +37,12 @@ func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 			}
 		}
 	}
+	state := stateWords(d)
+	if d.Tripped {
+		state = "**" + EscapeInline(string(d.State)) + "**" // the title says why
+	}
 	summary := fmt.Sprintf("%s failed at %d of %d observed pushes · %s · slice %s\n",
-		span(g.Test), failed, pushes, stateWords(d), span(d.Slice))
+		span(g.Test), failed, pushes, state, span(d.Slice))
 	if out := outOfScope(d); out != "" {
 		summary += "\n" + out
 	}
@@ -204,6 +208,12 @@ func declaredSummary(d breaker.Decision) string {
 // whole output folded below when anything was cut.
 func actualBlock(heading, out string) block {
 	useful, cut := UsefulLines(out)
+	// A code block does not wrap: a long line would scroll the first
+	// screen sideways. The lines in view are wrapped at the column; the
+	// output as CI wrote it is folded below.
+	if wrapped := wrapCode(useful, codeColumns); wrapped != useful {
+		useful, cut = wrapped, true
+	}
 	if !cut {
 		return codeSection(heading, out, "_No output was captured for this test._\n")
 	}
@@ -212,10 +222,33 @@ func actualBlock(heading, out string) block {
 	})
 }
 
+// codeColumns is how many characters of a code block fit GitHub's
+// 880 px comment column (13.6 px monospace, the block's padding).
+const codeColumns = 96
+
+// wrapCode breaks each line of s longer than n runes into lines of n,
+// marking each continuation with "↪ ".
+func wrapCode(s string, n int) string {
+	var b strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		r := []rune(line)
+		for len(r) > n {
+			b.WriteString(string(r[:n]) + "\n↪ ")
+			r = r[n:]
+		}
+		b.WriteString(string(r))
+	}
+	return b.String()
+}
+
 // pushTable is the compact push history of the evidence layout: one row a
 // push, the newest last, without the long preamble.
 func pushTable(d breaker.Decision) string {
-	return "**Push history** (CI's observations, oldest first)\n\n" + pushRows(d)
+	// The table's own header names it: a line less on the first screen.
+	return strings.Replace(pushRows(d), "| Head |", "| Push history (CI's, oldest first) |", 1)
 }
 
 // pushRows is the compact push history's table.

@@ -158,6 +158,15 @@ func headerLines(d breaker.Decision) []string {
 	return append(lines, "**Scope lock:** "+scopeLine(d.Scope))
 }
 
+// baseName is how the base is named to a person: its branch, else its
+// commit.
+func baseName(b breaker.Base) string {
+	if r := strings.TrimPrefix(b.Ref, "refs/heads/"); r != "" {
+		return r
+	}
+	return breaker.ShortSHA(b.SHA)
+}
+
 // banners are the quoted notes under the header: a green head while OPEN,
 // a head whose tests did not run.
 func banners(d breaker.Decision) string {
@@ -165,6 +174,9 @@ func banners(d breaker.Decision) string {
 	if d.State == breaker.StateOpen && d.HeadPasses {
 		out += "\n> **The tests pass at this head.** The breaker stays OPEN until a maintainer reviews the fix and resets it " +
 			"(" + span(strings.TrimSpace("/breaker reset "+d.Slice)) + "): an open circuit never closes by itself.\n"
+	}
+	if d.Tripped && d.BaseUnobserved && d.Ledger.Source == "check-runs" {
+		out += "\n> **The base was never observed**: a test failing on " + inline(baseName(d.Base)) + " too counts here. Check it there first.\n"
 	}
 	switch {
 	case d.HeadInfra == "":
