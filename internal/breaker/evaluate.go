@@ -76,12 +76,20 @@ func Evaluate(in Input) Decision {
 			t.reason = TripNoProgress
 		case t.total >= d.Limits.Slice:
 			t.reason = TripSliceCeiling
-		case pt.recorded != nil:
-			// An earlier run found the slice OPEN; what it judged may have
-			// been force-pushed away, its verdict was not.
-			t.reason = pt.recorded.TripReason
+		}
+	}
+	if pt.recorded != nil && t.reason != pt.recorded.TripReason {
+		// An earlier run found the slice OPEN: it stays OPEN for the reason
+		// it tripped for, whatever the pushes since add (what it judged may
+		// have been force-pushed away; its verdict was not).
+		test := ""
+		if pt.recorded.TripReason == TripPerTest {
+			test = t.test
+		}
+		if t.reason == TripNone {
 			e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", pt.recorded.TripReason)
 		}
+		t.reason, t.test = pt.recorded.TripReason, test
 	}
 	if len(in.Ledger.SetAside) > 0 {
 		e.notef("check runs of the breaker's name that did not verify, written before the verified reset, are set aside by it: %s",

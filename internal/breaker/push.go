@@ -210,6 +210,7 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 					t.noResults = t.noResults || t.resultsStreak >= limit
 				}
 			}
+			t.record(p, s.Prior)
 			t.summaries = append(t.summaries, s)
 			continue
 		}
@@ -281,12 +282,7 @@ func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, fail
 		if minFailing < 0 || steady < minFailing {
 			minFailing = steady
 		}
-		if v := p.Verdict; v != nil && !s.Prior {
-			if v.State == StateOpen && t.recorded == nil && v.TripReason != TripManual && v.TripReason != TripNone {
-				t.recorded = v
-			}
-			t.floor = max(t.floor, v.TotalFailed)
-		}
+		t.record(p, s.Prior)
 		if !s.Prior {
 			if s.Failed {
 				t.streak++
@@ -341,6 +337,20 @@ func flipping(ps []Push, base map[string]bool) map[string]bool {
 		}
 	}
 	return out
+}
+
+// record keeps what a ledger push's verdict says: the first OPEN one (the
+// reason the slice tripped for) and the highest count, whether or not its
+// tests ran (a no_results trip is recorded at a push without results).
+func (t *pushTally) record(p Push, prior bool) {
+	v := p.Verdict
+	if v == nil || prior {
+		return
+	}
+	if v.State == StateOpen && t.recorded == nil && v.TripReason != TripManual && v.TripReason != TripNone {
+		t.recorded = v
+	}
+	t.floor = max(t.floor, v.TotalFailed)
 }
 
 func (t *pushTally) flakySeen(name string) bool {
