@@ -28,6 +28,7 @@ func (e *evaluator) evidenceDiagnostic(d Decision) (Diagnostic, bool) {
 	var files []FileTouch
 	pos := map[string]int{}
 	prevFP, sameRun := "", 0
+	errorNames := map[string]string{}
 	for i, s := range d.Pushes {
 		if s.Prior {
 			continue
@@ -55,6 +56,14 @@ func (e *evaluator) evidenceDiagnostic(d Decision) (Diagnostic, bool) {
 			strategy = "(its commits are no longer on the branch: force-pushed away)"
 		}
 		fp := e.pushes[i].Tests[test].Fingerprint
+		if fp != "" {
+			// The fingerprint is a hash no one reads: the errors are named
+			// A, B, C... in the order CI first showed them.
+			if _, ok := errorNames[fp]; !ok {
+				errorNames[fp] = errorName(len(errorNames))
+			}
+			fp = errorNames[fp]
+		}
 		result := pushResult(s, test)
 		switch {
 		case s.Infra != "" || !containsName(s.Failing, test):
@@ -85,6 +94,15 @@ func (e *evaluator) evidenceDiagnostic(d Decision) (Diagnostic, bool) {
 		SpecificQuestion: e.evidenceQuestion(d, test),
 		RecoveryOptions:  e.recovery(d, test),
 	}, true
+}
+
+// errorName is the name of the n-th distinct error (from 0): A to Z, then
+// AA, AB...
+func errorName(n int) string {
+	if n < 26 {
+		return string(rune('A' + n))
+	}
+	return errorName(n/26-1) + string(rune('A'+n%26))
 }
 
 // evidenceTest picks the test the diagnostic is about: the one that failed
