@@ -23,6 +23,7 @@ func TestRunners_NamesAsTheRunnersPrintThem(t *testing.T) {
 		{"mocha-junit.xml", []string{"cart applies SAVE20 code=pass", "cart rejects expired code=fail", "checkout rejects expired code=pass"}},
 		{"node-test.xml", []string{"cart > applies SAVE20 code=pass", "cart > rejects expired code=fail", "checkout > rejects expired code=pass"}},
 		{"node-test.tap", []string{"cart > applies SAVE20 code=pass", "cart > rejects expired code=fail", "checkout > rejects expired code=pass"}},
+		{"mocha.tap", []string{"cart applies SAVE20 code=pass", "cart rejects expired code=fail", "checkout rejects expired code=pass"}},
 		{"vitest-junit.xml", []string{"cart.vitest.test.js.cart > applies SAVE20 code=pass", "cart.vitest.test.js.cart > rejects expired code=fail",
 			"cart.vitest.test.js.checkout > rejects expired code=pass"}},
 	} {
@@ -73,6 +74,30 @@ func TestRunners_TrailerFormsResolve(t *testing.T) {
 				t.Errorf("Match(%q) (-want +got):\n%s", tc.name, diff)
 			}
 		})
+	}
+}
+
+// mocha's TAP reporter writes a failure's message and stack as indented
+// lines after the test line, with no YAML block: they are the failure's
+// output, never dropped (issue 33).
+func TestRunners_MochaTAPKeepsTheFailureLines(t *testing.T) {
+	t.Parallel()
+	res := parseRunnerFile(t, "mocha.tap")
+	for _, x := range res.Tests {
+		if x.Status != "fail" {
+			if x.Message != "" {
+				t.Errorf("%s passed with a message %q", x.FullName(), x.Message)
+			}
+			continue
+		}
+		for _, want := range []string{"1 !== 2", "AssertionError [ERR_ASSERTION]", "cart.spec.js:4:45"} {
+			if !strings.Contains(x.Message+x.Output, want) {
+				t.Errorf("%s: the failure lacks %q: message %q", x.FullName(), want, x.Message)
+			}
+		}
+		if strings.HasPrefix(x.Output, " ") {
+			t.Errorf("the block's indentation is kept: %q", x.Output)
+		}
 	}
 }
 

@@ -44,6 +44,10 @@ type tapParser struct {
 	subtests []tapSubtest
 	yaml     *capBuf
 	inYAML   bool
+	// diag is the indented text after the pending test line that is not a
+	// YAML block: mocha's TAP reporter writes a failure's message and stack
+	// so.
+	diag     *capBuf
 	points   int
 	plan     int
 	planNote string
@@ -82,7 +86,11 @@ func (p *tapParser) line(raw []byte) {
 		return
 	}
 	if ind := lineIndent(s); ind > 0 {
-		p.nestedLine(ind, trimmed)
+		p.nestedLine(ind, s)
+		return
+	}
+	if trimmed == "" && p.diag != nil {
+		p.diag.writeString("\n")
 		return
 	}
 	p.topLine(s)
@@ -114,16 +122,25 @@ func (p *tapParser) announce(ind int, name string) {
 // nestedLine handles an indented line: a subtest's announcement or test
 // line; anything else, and indented lines of TAP without announcements,
 // are left to the parent's test line.
-func (p *tapParser) nestedLine(ind int, trimmed string) {
+func (p *tapParser) nestedLine(ind int, s string) {
+	trimmed := strings.TrimSpace(s)
 	if name, ok := strings.CutPrefix(trimmed, "# Subtest:"); ok {
 		p.announce(ind, name)
 		return
 	}
 	pt, ok := tapTestLine(trimmed)
-	if !ok || !p.enclosed(ind) {
+	if ok && p.enclosed(ind) {
+		p.point(ind, pt)
 		return
 	}
-	p.point(ind, pt)
+	if p.pending != nil && ind > p.indent && p.pending.Status.Failed() {
+		// The failure's own words, as mocha writes them: kept, without the
+		// indentation of the block.
+		if p.diag == nil {
+			p.diag = &capBuf{}
+		}
+		p.diag.writeString(strings.TrimPrefix(s, strings.Repeat(" ", min(ind, p.indent+2))) + "\n")
+	}
 }
 
 // enclosed reports whether a line at indentation ind sits inside an
@@ -207,6 +224,12 @@ func (p *tapParser) flush() {
 	if p.yaml != nil {
 		applyYAML(&t, p.yaml.String())
 		p.yaml = nil
+	}
+	if p.diag != nil {
+		if out := strings.Trim(p.diag.String(), "\n"); out != "" && t.Message == "" && t.Output == "" {
+			t.Message, t.Output = capText(out), out
+		}
+		p.diag = nil
 	}
 	p.index.add(&p.tests, t, combineRerun)
 }
