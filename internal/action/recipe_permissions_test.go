@@ -57,11 +57,12 @@ func grants(perms map[string]string, need string) bool {
 	return false
 }
 
-// readmeRecipe is the README's workflow recipe whose first line names
-// file (`# .github/workflows/<file>`), and its permissions block.
+// readmeRecipe is the documented workflow recipe (docs/action.md) whose
+// first line names file (`# .github/workflows/<file>`), and its
+// permissions block.
 func readmeRecipe(t *testing.T, file string) map[string]string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/action.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,15 +75,15 @@ func readmeRecipe(t *testing.T, file string) map[string]string {
 			Permissions map[string]string `yaml:"permissions"`
 		}
 		if err := yaml.Unmarshal([]byte(body), &wf); err != nil || len(wf.Permissions) == 0 {
-			t.Fatalf("the README's recipe %s: %v, permissions %v", file, err, wf.Permissions)
+			t.Fatalf("the recipe %s of docs/action.md: %v, permissions %v", file, err, wf.Permissions)
 		}
 		return wf.Permissions
 	}
-	t.Fatalf("the README shows no recipe starting with # .github/workflows/%s", file)
+	t.Fatalf("docs/action.md shows no recipe starting with # .github/workflows/%s", file)
 	return nil
 }
 
-// Each workflow recipe the README shows grants every permission the
+// Each workflow recipe the documentation shows grants every permission the
 // requests of its runs need: run what the recipe runs through the
 // Action, map each request to its permission (requestPermissions), and
 // read the recipe's permissions block (issue 30: a reset is a check run,
@@ -172,7 +173,7 @@ func TestRecipes_HaveThePermissionsTheirRequestsNeed(t *testing.T) {
 			}
 			sort.Strings(out)
 			for _, m := range out {
-				t.Errorf("the README's %s (permissions %v): %s", rc.file, perms, m)
+				t.Errorf("docs/action.md's %s (permissions %v): %s", rc.file, perms, m)
 			}
 		})
 	}

@@ -20,7 +20,7 @@ import (
 const (
 	actionYMLPath  = "../../action.yml"
 	dockerfilePath = "../../Dockerfile"
-	actionDocPath  = "../../README.md"
+	actionDocPath  = "../../docs/action.md"
 	publishGoPath  = "../action/publish.go"
 	gateGoPath     = "../action/gate.go"
 )
@@ -463,7 +463,7 @@ func TestDockerInstructions(t *testing.T) {
 	}
 }
 
-// TestActionDoc checks that the README's Action section has a table row for
+// TestActionDoc checks that the Action's page (docs/action.md) has a table row for
 // every input under its "### Inputs" heading and for every output under
 // "### Outputs".
 func TestActionDoc(t *testing.T) {

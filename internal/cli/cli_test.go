@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -117,20 +118,20 @@ func TestDemo_TripsAndIsGolden(t *testing.T) {
 // The README shows the demo's comment and the no-trailer comment as the
 // golden files have them, headings demoted by two levels so they stay out
 // of the README's outline.
-func TestREADME_ShowsTheDemoComment(t *testing.T) {
+func TestDocs_ShowTheDemoComment(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"testdata/demo/demo.markdown.golden", "testdata/comments/no-trailers.md"} {
-		readmeShows(t, name)
+		docShows(t, "../../docs/comments.md", name)
 	}
 }
 
-func readmeShows(t *testing.T, name string) {
+func docShows(t *testing.T, doc, name string) {
 	t.Helper()
 	golden, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,35 +150,91 @@ func readmeShows(t *testing.T, name string) {
 		lines = append(lines, l)
 	}
 	if !strings.Contains(string(readme), strings.Join(lines, "\n")) {
-		t.Errorf("README.md's example comment differs from %s; copy it again (headings demoted by ##)", name)
+		t.Errorf("%s's example comment differs from %s; copy it again (headings demoted by ##)", doc, name)
 	}
 }
 
-// Every section of the README is in its table of contents.
-func TestREADME_ContentsLinkEverySection(t *testing.T) {
+// The README is the first screen or two, and the index of docs/: every
+// page of docs/ is linked from it, and every relative link of the README
+// and of docs/ leads to a file that exists and, with an anchor, to a
+// heading of that file (issue 33).
+func TestDocs_EveryPageLinkedAndEveryLinkResolves(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(readme)
-	contents := text[strings.Index(text, "## Contents"):]
-	contents = contents[:strings.Index(contents[3:], "\n## ")+3]
-	fence := false
-	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(l, "```") {
-			fence = !fence
+	if n := strings.Count(string(readme), "\n"); n > 250 {
+		t.Errorf("README.md has %d lines; the first screen or two is at most 250, the rest belongs in docs/", n)
+	}
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if len(pages) < 10 {
+		t.Fatalf("docs/ has %d pages", len(pages))
+	}
+	for _, p := range pages {
+		if !strings.Contains(string(readme), "](docs/"+filepath.Base(p)+")") {
+			t.Errorf("README.md does not link docs/%s", filepath.Base(p))
 		}
-		if fence || !strings.HasPrefix(l, "## ") || l == "## Contents" {
-			continue
+	}
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	anchors := map[string]map[string]bool{}
+	headingsOf := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
 		}
-		if anchor := "(#" + slug(strings.TrimPrefix(l, "## ")) + ")"; !strings.Contains(contents, anchor) {
-			t.Errorf("the contents do not link %q (%s)", l, anchor)
+		a := map[string]bool{}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		fence := false
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "```") {
+				fence = !fence
+			}
+			if !fence && heading.MatchString(l) || strings.HasPrefix(l, "##### ") || strings.HasPrefix(l, "###### ") {
+				a[slug(strings.TrimLeft(l, "# "))] = true
+			}
+		}
+		anchors[path] = a
+		return a
+	}
+	for _, file := range append([]string{filepath.Join(root, "README.md")}, pages...) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fence := false
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "```") {
+				fence = !fence
+			}
+			if fence {
+				continue
+			}
+			for _, m := range link.FindAllStringSubmatch(l, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				path, anchor, _ := strings.Cut(target, "#")
+				dest := file
+				if path != "" {
+					dest = filepath.Join(filepath.Dir(file), path)
+				}
+				if _, err := os.Stat(dest); err != nil {
+					t.Errorf("%s links %s, which does not exist", filepath.Base(file), target)
+					continue
+				}
+				if anchor != "" && strings.HasSuffix(dest, ".md") && !headingsOf(dest)[anchor] {
+					t.Errorf("%s links %s: %s has no heading #%s", filepath.Base(file), target, filepath.Base(dest), anchor)
+				}
+			}
 		}
 	}
 }
 
-// heading matches a markdown heading of level 1 to 4.
 var heading = regexp.MustCompile(`^#{1,4} `)
 
 // slug is GitHub's anchor for a heading.

@@ -194,19 +194,19 @@ func TestReliability18_MergeCheckoutAndLongBranch(t *testing.T) {
 	}
 }
 
-// TestREADME_ReliabilityTableNamesRealTests: every test the README's
+// TestDocs_ReliabilityTableNamesRealTests: every test the README's
 // checklist table names is a test function of this module, and the table
 // has the 29 items in order.
-func TestREADME_ReliabilityTableNamesRealTests(t *testing.T) {
+func TestDocs_ReliabilityTableNamesRealTests(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join("..", "..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(root, "docs", "reliability.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, section, ok := strings.Cut(string(readme), "### Bad inputs and faults, each with its test")
 	if !ok {
-		t.Fatal("README: the checklist table's section is missing")
+		t.Fatal("docs/reliability.md: the checklist table's section is missing")
 	}
 	defined := map[string]bool{}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -242,25 +242,25 @@ func TestREADME_ReliabilityTableNamesRealTests(t *testing.T) {
 		}
 		item++
 		if n != item {
-			t.Errorf("README checklist: row %d is numbered %d", item, n)
+			t.Errorf("docs/reliability.md checklist: row %d is numbered %d", item, n)
 		}
 		names := 0
 		for _, span := range strings.Split(cells[3], "`")[1:] {
 			if strings.HasPrefix(span, "Test") || strings.HasPrefix(span, "Fuzz") {
 				names++
 				if !defined[span] {
-					t.Errorf("README checklist item %d names %s, which no test file defines", n, span)
+					t.Errorf("docs/reliability.md checklist item %d names %s, which no test file defines", n, span)
 				}
 			}
 		}
 		if names == 0 {
-			t.Errorf("README checklist item %d names no test", n)
+			t.Errorf("docs/reliability.md checklist item %d names no test", n)
 		}
 	}
 	// RELIABILITY's 29, then the trust model's attacks (docs/trust-model.md),
 	// GitHub's contract, the large suite's ledger and the line of work.
 	if item != 46 {
-		t.Errorf("README checklist has %d items; want 46", item)
+		t.Errorf("docs/reliability.md checklist has %d items; want 46", item)
 	}
 	// The trust model page names real tests too.
 	doc, err := os.ReadFile(filepath.Join(root, "docs", "trust-model.md"))

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// The README's example graph (examples/GRAPH.json) loads, locks what the
-// README says, and is the same text the README shows.
+// The documented example graph (examples/GRAPH.json) loads, locks what
+// docs/scope.md says, and is the same text that page shows.
 func TestExampleGraph(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile("../../examples/GRAPH.json")
@@ -30,11 +30,11 @@ func TestExampleGraph(t *testing.T) {
 	if !s4.InScope("internal/auth/token.go") || s4.InScope("internal/users/service.go") {
 		t.Errorf("S-4: files_in_scope is not the whole scope")
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/scope.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), strings.TrimRight(string(data), "\n")) {
-		t.Errorf("README.md does not show examples/GRAPH.json as it is")
+		t.Errorf("docs/scope.md does not show examples/GRAPH.json as it is")
 	}
 }
