@@ -54,6 +54,12 @@ func writeTestText(b *strings.Builder, t testresult.Test) {
 		fmt.Fprintf(b, " [flaky: passed after %d runs]", len(t.Runs))
 	}
 	b.WriteString("\n")
+	if t.Status == breaker.StatusSkip && t.Message != "" {
+		// Why it was skipped, on one line.
+		first, _, _ := strings.Cut(strings.TrimSpace(t.Message), "\n")
+		fmt.Fprintf(b, "      | %s\n", report.EscapeControls(report.Clip(first, 300)))
+		return
+	}
 	if !t.Status.Failed() || t.Message == "" {
 		return
 	}
