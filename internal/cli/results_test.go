@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -110,5 +113,56 @@ func TestResults_ExitAndUsage(t *testing.T) {
 				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d with %q and %q", code, out, errOut, tt.wantCode, tt.wantOut, tt.wantStderr)
 			}
 		})
+	}
+}
+
+// The JSON example docs/results.md shows is the shape breaker results
+// writes: every key it names is one the command writes, and every key the
+// command writes is in it (issue 33: every example in the docs checked).
+func TestResults_DocumentedJSONIsTheShape(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/results.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "The JSON format (`--format json`)")
+	if !ok {
+		t.Fatal("docs/results.md no longer describes the JSON format")
+	}
+	_, rest, _ = strings.Cut(rest, "```json\n")
+	example, _, _ := strings.Cut(rest, "```")
+	dec := json.NewDecoder(strings.NewReader(example))
+	dec.DisallowUnknownFields()
+	var got resultsJSON
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("the documented example is not what breaker results writes: %v", err)
+	}
+	keys := func(s string) []string {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		var walk func(prefix string, v any)
+		walk = func(prefix string, v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				for k, e := range x {
+					out = append(out, prefix+k)
+					walk(prefix+k+".", e)
+				}
+			case []any:
+				for _, e := range x {
+					walk(prefix, e)
+				}
+			}
+		}
+		walk("", v)
+		sort.Strings(out)
+		return slices.Compact(out)
+	}
+	back, _ := json.Marshal(got)
+	if a, b := keys(example), keys(string(back)); strings.Join(a, " ") != strings.Join(b, " ") {
+		t.Errorf("the documented keys\n%v\ndiffer from the written ones\n%v", a, b)
 	}
 }
