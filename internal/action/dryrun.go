@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/forge"
@@ -29,6 +30,16 @@ func (f *dryRunForge) EditComment(_ context.Context, id int64, body string) erro
 
 func (f *dryRunForge) DeleteComment(_ context.Context, id int64) error {
 	f.log("would delete duplicate comment " + strconv.FormatInt(id, 10))
+	return nil
+}
+
+func (f *dryRunForge) AddLabels(_ context.Context, issue int, labels []string) error {
+	f.log("would label #" + strconv.Itoa(issue) + " " + strings.Join(labels, ", "))
+	return nil
+}
+
+func (f *dryRunForge) RemoveLabel(_ context.Context, issue int, label string) error {
+	f.log("would take label " + label + " off #" + strconv.Itoa(issue))
 	return nil
 }
 

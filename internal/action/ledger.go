@@ -406,8 +406,9 @@ const maxCheckText = 65535
 // entryExtras is what a run adds to its ledger entry beyond what it
 // observed: a verified reset, the tags it created or moved.
 type entryExtras struct {
-	reset *ledger.Reset
-	tags  []ledger.Tag
+	reset  *ledger.Reset
+	tags   []ledger.Tag
+	onTrip *ledger.OnTrip
 }
 
 // writeCheckRun records this run's observation of the head as the
@@ -418,7 +419,7 @@ type entryExtras struct {
 // stands.
 func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision, x entryExtras) error {
 	entry := snap.Entry(d)
-	entry.Reset, entry.Tags = x.reset, x.tags
+	entry.Reset, entry.Tags, entry.OnTrip = x.reset, x.tags, x.onTrip
 	entry = redactEntry(r, entry)
 	var key []byte
 	if r.in.LedgerKey != "" {

@@ -9,6 +9,7 @@ type (
 	PullRequests = forge.PullRequests
 	Comments     = forge.Comments
 	Refs         = forge.Refs
+	Labels       = forge.Labels
 	Commits      = forge.Commits
 	People       = forge.People
 	Artifacts    = forge.Artifacts

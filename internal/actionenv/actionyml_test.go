@@ -272,6 +272,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"phase":            "",
 		"threshold":        strconv.Itoa(none.Threshold),
 		"mode":             none.Mode,
+		"on-trip-label":    "",
 		"pull-request":     "",
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {

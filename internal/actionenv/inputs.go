@@ -49,6 +49,9 @@ type Inputs struct {
 	Mode string
 	// PullRequest is the pull request a gate is about; 0 = the event's.
 	PullRequest int
+	// OnTripLabel is the label put on the pull request when the breaker
+	// trips, and taken off at a verified reset; "" = none.
+	OnTripLabel string
 }
 
 // The mode input's values.
@@ -63,7 +66,7 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "mode", "pull-request",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "mode", "pull-request",
 }
 
 // The comment input's modes: when the sticky comment is first posted.
@@ -116,6 +119,7 @@ func (a *Action) Inputs() (Inputs, error) {
 		Policy:          orDefault(a.Input("policy"), breaker.PolicyGreenlight),
 		Phase:           a.Input("phase"),
 		Threshold:       breaker.DefaultThreshold,
+		OnTripLabel:     a.Input("on-trip-label"),
 	}
 	var errs []error
 	switch v := strings.ToLower(strings.TrimSpace(a.Input("comment"))); v {
@@ -209,6 +213,9 @@ func (in Inputs) check() []error {
 	}
 	if len(in.CheckName) > 100 || strings.ContainsAny(in.CheckName, "\r\n") {
 		errs = append(errs, fmt.Errorf("input check-name %q is not a check name; one line of at most 100 characters, e.g. %s", in.CheckName, DefaultCheckName))
+	}
+	if l := in.OnTripLabel; l != "" && (len(l) > 50 || strings.ContainsAny(l, "\r\n,")) {
+		errs = append(errs, fmt.Errorf("input on-trip-label %q is not a label name; one label of at most 50 characters, without commas, e.g. breaker: stopped", l))
 	}
 	if in.LedgerKey != "" && len(in.LedgerKey) < 16 {
 		errs = append(errs, errors.New("input ledger-key is shorter than 16 characters; use a random secret, e.g. `openssl rand -hex 32`"))

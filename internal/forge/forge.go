@@ -15,6 +15,8 @@ type PullRequest struct {
 	BaseSHA string // the base branch's tip when the pull request was last updated
 	Author  string
 	Fork    bool // the head repository is not the base repository
+	// Labels are the pull request's labels' names, when GitHub said.
+	Labels []string
 }
 
 // Comment is an issue comment on a pull request.

@@ -48,6 +48,14 @@ type Refs interface {
 	DeleteRef(ctx context.Context, ref string) error // a missing ref is success
 }
 
+// Labels puts a label on a pull request (an issue) and takes it off: the
+// on-trip-label input.
+type Labels interface {
+	AddLabels(ctx context.Context, issue int, labels []string) error
+	// RemoveLabel takes label off; a label already gone is success.
+	RemoveLabel(ctx context.Context, issue int, label string) error
+}
+
 // Commits writes the rollback commit.
 type Commits interface {
 	CommitTree(ctx context.Context, sha string) (tree string, err error)
@@ -77,6 +85,7 @@ type Forge interface {
 	PullRequests
 	Comments
 	Refs
+	Labels
 	Commits
 	People
 	LedgerStore

@@ -119,8 +119,45 @@ func toPullRequest(pr *github.PullRequest) forge.PullRequest {
 		BaseSHA: pr.GetBase().GetSHA(),
 		Author:  pr.GetUser().GetLogin(),
 		// A deleted fork leaves no head repository: still not ours.
-		Fork: head == "" || !strings.EqualFold(head, pr.GetBase().GetRepo().GetFullName()),
+		Fork:   head == "" || !strings.EqualFold(head, pr.GetBase().GetRepo().GetFullName()),
+		Labels: labelNames(pr.Labels),
 	}
+}
+
+func labelNames(ls []*github.Label) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.GetName())
+	}
+	return out
+}
+
+// AddLabels adds labels to issue (or pull request) number (POST
+// issues/{n}/labels). The body is {"labels": [...]}, the form GitHub's
+// OpenAPI description accepts; go-github v60's AddLabelsToIssue sends the
+// bare array, which the description refuses.
+func (c *Client) AddLabels(ctx context.Context, issue int, labels []string) error {
+	_, err := c.call(fmt.Sprintf("label #%d", issue), func() (*github.Response, error) {
+		req, err := c.gh.NewRequest("POST", fmt.Sprintf("repos/%s/%s/issues/%d/labels", c.owner, c.repo, issue),
+			map[string][]string{"labels": labels})
+		if err != nil {
+			return nil, err
+		}
+		return c.gh.Do(ctx, req, nil)
+	})
+	return err
+}
+
+// RemoveLabel takes label off issue (or pull request) number (DELETE
+// issues/{n}/labels/{name}); a label it does not carry is success.
+func (c *Client) RemoveLabel(ctx context.Context, issue int, label string) error {
+	resp, err := c.call(fmt.Sprintf("unlabel #%d", issue), func() (*github.Response, error) {
+		return c.gh.Issues.RemoveLabelForIssue(ctx, c.owner, c.repo, issue, label)
+	})
+	if status(resp) == http.StatusNotFound {
+		return nil
+	}
+	return err
 }
 
 // permissionLevel is the collaborator permission answer; go-github v60

@@ -81,6 +81,9 @@ type Entry struct {
 	// its first attempt started from. The first entry of a slice that has
 	// one is the rollback target; a tag is never.
 	Checkpoint string `json:"checkpoint,omitempty"`
+	// OnTrip is what this run did on the pull request because the breaker
+	// tripped (the on-trip inputs), so a verified reset undoes exactly that.
+	OnTrip *OnTrip `json:"on_trip,omitempty"`
 	// Tags are the breaker's tags this run created or moved, with where it
 	// put them: the tags this pull request owns, and the only ones its
 	// cleanup deletes.
@@ -133,6 +136,12 @@ type Reset struct {
 
 // MaxPrior bounds a reset's prior-attempts block.
 const MaxPrior = 8192
+
+// OnTrip is what a run did on the pull request at a trip.
+type OnTrip struct {
+	// Label is the label it put on the pull request (on-trip-label).
+	Label string `json:"label,omitempty"`
+}
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and
 // the commit it put it at.

@@ -32,6 +32,63 @@ func (s *Server) getUser(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, m)
 }
 
+// addLabels answers POST issues/{n}/labels: the issue's labels after
+// (GitHub's "Add labels to an issue"; the body is {"labels": [...]}).
+func (s *Server) addLabels(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	var body struct {
+		Labels []string `json:"labels"`
+	}
+	if json.NewDecoder(r.Body).Decode(&body) != nil || len(body.Labels) == 0 {
+		writeError(w, http.StatusUnprocessableEntity, "Invalid request.", docsURL+"/issues/labels#add-labels-to-an-issue")
+		return
+	}
+	s.mu.Lock()
+	pr, ok := s.prs[n]
+	if ok {
+		for _, l := range body.Labels {
+			if !slices.Contains(pr.Labels, l) {
+				pr.Labels = append(pr.Labels, l)
+			}
+		}
+		s.prs[n] = pr
+	}
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/labels#add-labels-to-an-issue")
+		return
+	}
+	s.writeLabels(w, pr.Labels)
+}
+
+// removeLabel answers DELETE issues/{n}/labels/{name}: the labels left,
+// or 404 "Label does not exist" when the issue does not carry it.
+func (s *Server) removeLabel(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	name := r.PathValue("name")
+	s.mu.Lock()
+	pr, ok := s.prs[n]
+	i := slices.Index(pr.Labels, name)
+	if ok && i >= 0 {
+		pr.Labels = slices.Delete(slices.Clone(pr.Labels), i, i+1)
+		s.prs[n] = pr
+	}
+	s.mu.Unlock()
+	if !ok || i < 0 {
+		writeError(w, http.StatusNotFound, "Label does not exist", docsURL+"/issues/labels#remove-a-label-from-an-issue")
+		return
+	}
+	s.writeLabels(w, pr.Labels)
+}
+
+func (s *Server) writeLabels(w http.ResponseWriter, names []string) {
+	out := make([]any, 0, len(names))
+	for _, l := range names {
+		out = append(out, s.labelJSON(l))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 func (s *Server) getPull(w http.ResponseWriter, r *http.Request) {
 	n, _ := strconv.Atoi(r.PathValue("number"))
 	s.mu.Lock()

@@ -237,6 +237,8 @@ func (s *Server) routes() http.Handler {
 	// shape ServeMux cannot tell apart: one handler routes both.
 	handle("GET /issues/{a}/{b}", s.getIssuesPath)
 	handle("POST /issues/{number}/comments", s.createComment)
+	handle("POST /issues/{number}/labels", s.addLabels)
+	handle("DELETE /issues/{number}/labels/{name}", s.removeLabel)
 	handle("PATCH /issues/comments/{id}", s.editComment)
 	handle("DELETE /issues/comments/{id}", s.deleteComment)
 	handle("GET /git/ref/{ref...}", s.getRef)

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -112,7 +113,24 @@ func (s *Server) pullJSON(pr forge.PullRequest, simple bool) map[string]any {
 	set(m, "base.label", s.owner+":"+pr.BaseRef)
 	set(m, "base.user", userJSON(s.owner))
 	s.repoJSON(m, "base.repo", s.owner)
+	labels := make([]any, 0, len(pr.Labels))
+	for _, l := range pr.Labels {
+		labels = append(labels, s.labelJSON(l))
+	}
+	m["labels"] = labels
 	return m
+}
+
+// labelJSON is a label as the issues API answers it (schema label).
+func (s *Server) labelJSON(name string) map[string]any {
+	id := int64(0)
+	for _, r := range name {
+		id = id*31 + int64(r)
+	}
+	id = id&0xffffff + 1
+	return map[string]any{"id": id, "node_id": "LA_" + strconv.FormatInt(id, 36),
+		"url":  s.apiURL("/repos/%s/%s/labels/%s", s.owner, s.repo, url.PathEscape(name)),
+		"name": name, "description": "", "color": "d73a4a", "default": false}
 }
 
 func (s *Server) commentJSON(c comment) map[string]any {

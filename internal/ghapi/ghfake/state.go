@@ -16,7 +16,17 @@ func (s *Server) AddPullRequest(pr forge.PullRequest) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if pr.Labels == nil {
+		pr.Labels = s.prs[pr.Number].Labels // labels stay, as on GitHub
+	}
 	s.prs[pr.Number] = pr
+}
+
+// Labels returns the labels of pull request number.
+func (s *Server) Labels(number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.prs[number].Labels...)
 }
 
 // AddComment adds a comment by author on pull request pr and returns

@@ -1,0 +1,96 @@
+package action_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/forge"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+)
+
+// labelCalls counts the requests that put a label on #7.
+func (r *rig) labelCalls() int {
+	n := 0
+	for _, c := range r.srv.Calls() {
+		if c.Method == "POST" && strings.HasSuffix(c.Path, "/issues/7/labels") {
+			n++
+		}
+	}
+	return n
+}
+
+// On a trip the pull request says so where agents and orchestrators look
+// (issue 32): on-trip-label puts the label on at the trip, once however
+// many runs see the OPEN circuit, records it in the trip's entry, and a
+// maintainer's verified reset takes it off.
+func TestOnTrip_LabelPutOnOnceAndTakenOffByTheReset(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["on-trip-label"] = "breaker: stopped"
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	head := r.tripOn(7, "copilot/fix-login")
+	if got := r.srv.Labels(7); !slices.Contains(got, "breaker: stopped") {
+		t.Fatalf("after the trip the pull request's labels are %v", got)
+	}
+	e, err := ledger.Decode(r.checkRun(head).Text)
+	if err != nil || e.OnTrip == nil || e.OnTrip.Label != "breaker: stopped" {
+		t.Fatalf("the trip's entry records %+v (%v); want the label", e.OnTrip, err)
+	}
+	r.commit("Fix the login once more")
+	r.results(map[string]string{"TestLogin": "fail"})
+	r.open(7, "copilot/fix-login")
+	if o := r.push("copilot/fix-login"); o.state() != "OPEN" || r.labelCalls() != 1 {
+		t.Fatalf("the next failing push: %q, %d label requests; want OPEN and still one", o.state(), r.labelCalls())
+	}
+	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login try the cache"); o.Err != nil {
+		t.Fatalf("the reset: %v\n%s", o.Err, o.stdout)
+	}
+	if got := r.srv.Labels(7); slices.Contains(got, "breaker: stopped") {
+		t.Errorf("after the reset the label is still on: %v", got)
+	}
+}
+
+// A label someone else put on is not the breaker's: left on at the trip,
+// left on at the reset. A token that may not label gets a note, and the
+// verdict is the same.
+func TestOnTrip_OthersLabelsAndMissingPermission(t *testing.T) {
+	t.Parallel()
+	t.Run("someone else's label", func(t *testing.T) {
+		t.Parallel()
+		r := newRig(t)
+		r.inputs["on-trip-label"] = "needs human"
+		r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open", Labels: []string{"needs human"}})
+		r.git("checkout", "-q", "-b", "copilot/fix-login")
+		r.tripOn(7, "copilot/fix-login")
+		if r.labelCalls() != 0 {
+			t.Errorf("%d label requests; the label was there already", r.labelCalls())
+		}
+		r.comment(7, "alice", "/breaker reset copilot-fix-login")
+		if got := r.srv.Labels(7); !slices.Contains(got, "needs human") {
+			t.Errorf("the reset took off a label the breaker did not put on: %v", got)
+		}
+	})
+	t.Run("no permission", func(t *testing.T) {
+		t.Parallel()
+		r := newRig(t)
+		r.inputs["on-trip-label"] = "breaker: stopped"
+		// GitHub's answer to a token without issues: write ("Resource not
+		// accessible by integration", 403: the REST reference's error for
+		// a missing permission).
+		r.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/issues/7/labels", Status: 403, Times: 5})
+		r.git("checkout", "-q", "-b", "copilot/fix-login")
+		r.git("commit", "-q", "--allow-empty", "-m", "Start")
+		var o outcome
+		for range 3 {
+			r.commit("Fix the login")
+			r.results(map[string]string{"TestLogin": "fail"})
+			r.open(7, "copilot/fix-login")
+			o = r.push("copilot/fix-login")
+		}
+		if o.state() != "OPEN" || o.Err != nil || !strings.Contains(o.stdout, "could not put the label") {
+			t.Fatalf("state %q, err %v; want OPEN, no error, and a note\n%s", o.state(), o.Err, o.stdout)
+		}
+	})
+}
