@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
@@ -12,77 +13,111 @@ import (
 )
 
 // On a trip the pull request says so where agents and orchestrators look
-// (issue 32): the on-trip-label input puts a label on it, once, recorded
-// in the trip's ledger entry so that a verified reset takes off exactly
-// what the breaker put on. A missing permission is a note, never another
-// verdict.
+// (issue 32): on-trip-label puts a label on it and on-trip-remove-labels
+// takes off the labels that start the agent, once, recorded in the trip's
+// ledger entry so that a verified reset undoes exactly what the breaker
+// did. A missing permission is a note, never another verdict.
 
-// recordedLabel is the label an entry of pull request pr recorded putting
-// on since its last verified reset, "" when none.
-func recordedLabel(r *run, pr int) string {
+// recordedOnTrip is what the entries of pull request pr recorded doing at
+// a trip since its last verified reset, nil when nothing.
+func recordedOnTrip(r *run, pr int) *ledger.OnTrip {
 	if r.state == nil {
-		return ""
+		return nil
 	}
 	entries := append([]ledger.Entry(nil), r.state.ledger.Entries...)
 	ledger.Sort(entries)
 	who := evaluate.Run{PR: pr}
-	label := ""
+	var rec *ledger.OnTrip
 	for _, e := range entries {
 		if !who.Belongs(e) {
 			continue
 		}
 		if e.Reset != nil {
-			label = ""
+			rec = nil
 		}
-		if e.OnTrip != nil && e.OnTrip.Label != "" {
-			label = e.OnTrip.Label
+		if e.OnTrip != nil {
+			rec = e.OnTrip
 		}
 	}
-	return label
+	return rec
 }
 
-// labelOnTrip puts the on-trip label on the tripped pull request, unless
-// this trip already did (a later run of the same OPEN circuit changes
-// nothing) or someone else's label is there (then it is not the breaker's
-// to take off). It returns what to record in the entry.
-func labelOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) *ledger.OnTrip {
-	label := r.in.OnTripLabel
-	if label == "" || pr == nil || !d.Tripped || recordedLabel(r, pr.Number) == label {
+// actOnTrip does what the on-trip inputs ask on the tripped pull request,
+// unless an earlier run of this OPEN circuit already did (a later run
+// changes nothing). A label someone else put on is not the breaker's: it
+// is neither recorded nor taken off later. It returns what to record.
+func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) *ledger.OnTrip {
+	add, remove := r.in.OnTripLabel, r.in.OnTripRemoveLabels
+	if (add == "" && len(remove) == 0) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
 		return nil
 	}
 	current, err := r.forge.PullRequest(ctx, pr.Number)
 	if err != nil {
-		r.note("could not read #%d's labels to put %q on it: %v", pr.Number, label, err)
+		r.note("could not read #%d's labels, so the on-trip labels were left as they are: %v", pr.Number, err)
 		return nil
 	}
-	if slices.Contains(current.Labels, label) {
-		r.note("#%d already carries the label %q: left as it is", pr.Number, label)
+	var rec ledger.OnTrip
+	for _, l := range remove {
+		if !slices.Contains(current.Labels, l) {
+			continue
+		}
+		if labelError(r, r.forge.RemoveLabel(ctx, pr.Number, l), "take the label "+quote(l)+" off", pr.Number) {
+			rec.Removed = append(rec.Removed, l)
+		}
+	}
+	switch {
+	case add == "":
+	case slices.Contains(current.Labels, add):
+		r.note("#%d already carries the label %s: left as it is", pr.Number, quote(add))
+	case labelError(r, r.forge.AddLabels(ctx, pr.Number, []string{add}), "put the label "+quote(add)+" on", pr.Number):
+		rec.Label = add
+	}
+	if rec.Label == "" && len(rec.Removed) == 0 {
 		return nil
 	}
-	switch err := r.forge.AddLabels(ctx, pr.Number, []string{label}); {
-	case errors.Is(err, forge.ErrForbidden):
-		r.note("could not put the label %q on #%d: the token may not (give the job `issues: write` or `pull-requests: write`); the verdict is the same", label, pr.Number)
-		return nil
-	case err != nil:
-		r.note("could not put the label %q on #%d: %v", label, pr.Number, err)
-		return nil
-	}
-	r.noteDone("put the label %q on #%d (a verified reset takes it off)", label, pr.Number)
-	return &ledger.OnTrip{Label: label}
+	r.noteDone("on the trip: %s (a verified reset undoes it)", describeOnTrip(rec))
+	return &rec
 }
 
-// unlabelOnReset takes off the label the trip put on pull request pr.
-func unlabelOnReset(ctx context.Context, r *run, pr int) {
-	label := recordedLabel(r, pr)
-	if label == "" {
+// undoOnTrip undoes, at a verified reset of pull request pr, what the trip
+// did: the label it put on comes off, the labels it took off go back.
+func undoOnTrip(ctx context.Context, r *run, pr int) {
+	rec := recordedOnTrip(r, pr)
+	if rec == nil {
 		return
 	}
-	switch err := r.forge.RemoveLabel(ctx, pr, label); {
-	case errors.Is(err, forge.ErrForbidden):
-		r.note("could not take the label %q off #%d: the token may not (give the job `issues: write`)", label, pr)
-	case err != nil:
-		r.note("could not take the label %q off #%d: %v", label, pr, err)
-	default:
-		r.noteDone("took the label %q off #%d, which the trip had put on", label, pr)
+	if rec.Label != "" {
+		labelError(r, r.forge.RemoveLabel(ctx, pr, rec.Label), "take the label "+quote(rec.Label)+" off", pr)
 	}
+	if len(rec.Removed) > 0 {
+		labelError(r, r.forge.AddLabels(ctx, pr, rec.Removed), "put back the labels "+strings.Join(rec.Removed, ", ")+" on", pr)
+	}
+	r.noteDone("undid what the trip did on #%d: %s", pr, describeOnTrip(*rec))
 }
+
+// labelError notes a failed label request (what it tried, on which pull
+// request, and the permission when that was it); it reports success.
+func labelError(r *run, err error, what string, pr int) bool {
+	switch {
+	case errors.Is(err, forge.ErrForbidden):
+		r.note("could not %s #%d: the token may not (give the job `issues: write` or `pull-requests: write`); the verdict is the same", what, pr)
+	case err != nil:
+		r.note("could not %s #%d: %v", what, pr, err)
+	default:
+		return true
+	}
+	return false
+}
+
+func describeOnTrip(rec ledger.OnTrip) string {
+	var parts []string
+	if rec.Label != "" {
+		parts = append(parts, "put the label "+quote(rec.Label)+" on")
+	}
+	if len(rec.Removed) > 0 {
+		parts = append(parts, "took off "+strings.Join(rec.Removed, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

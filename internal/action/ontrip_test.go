@@ -94,3 +94,25 @@ func TestOnTrip_OthersLabelsAndMissingPermission(t *testing.T) {
 		}
 	})
 }
+
+// on-trip-remove-labels takes off, at the trip, the labels that start the
+// agent, and a verified reset puts back the ones it took off; a listed
+// label the pull request does not carry is neither taken off nor put back.
+func TestOnTrip_TheLabelsThatStartTheAgentComeOffUntilTheReset(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["on-trip-remove-labels"] = "fix-me, claude"
+	r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open", Labels: []string{"fix-me", "bug"}})
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	head := r.tripOn(7, "copilot/fix-login")
+	if got := r.srv.Labels(7); slices.Contains(got, "fix-me") || !slices.Contains(got, "bug") {
+		t.Fatalf("after the trip the labels are %v; want fix-me off, bug kept", got)
+	}
+	if e, err := ledger.Decode(r.checkRun(head).Text); err != nil || e.OnTrip == nil || strings.Join(e.OnTrip.Removed, ",") != "fix-me" {
+		t.Fatalf("the trip's entry records %+v (%v); want fix-me removed", e.OnTrip, err)
+	}
+	r.comment(7, "alice", "/breaker reset copilot-fix-login")
+	if got := r.srv.Labels(7); !slices.Contains(got, "fix-me") || slices.Contains(got, "claude") {
+		t.Errorf("after the reset the labels are %v; want fix-me back, and no claude", got)
+	}
+}

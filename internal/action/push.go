@@ -87,7 +87,7 @@ func judge(ctx context.Context, r *run, head, branch string, pr *forge.PullReque
 			x.tags = append(x.tags, ledger.Tag{Name: d.Checkpoint.Tag, SHA: sha})
 		}
 	}
-	x.onTrip = labelOnTrip(ctx, r, d, pr)
+	x.onTrip = actOnTrip(ctx, r, d, pr)
 	ledgerErr := writeCheckRun(ctx, r, snap, d, x)
 	publish(ctx, r, d, refs, pr, "")
 	// A dry run records and never blocks: the verdict is in the ledger, the

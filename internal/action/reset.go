@@ -74,7 +74,7 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		return r.fail("cannot record the reset", fmt.Errorf("the reset is the check run %s on %s, and it could not be written, so nothing was reset: %w",
 			r.in.CheckName, breaker.ShortSHA(pr.HeadSHA), err))
 	}
-	unlabelOnReset(ctx, r, pr.Number)
+	undoOnTrip(ctx, r, pr.Number)
 	publish(ctx, r, d, refs, &pr, resetAck(c.Author, slice, r.stamp(), cmd)+"\nCI's last observation of the head: "+snap.HeadSummary()+".")
 	return Outcome{Decision: &d}
 }

@@ -52,6 +52,10 @@ type Inputs struct {
 	// OnTripLabel is the label put on the pull request when the breaker
 	// trips, and taken off at a verified reset; "" = none.
 	OnTripLabel string
+	// OnTripRemoveLabels are labels taken off the pull request when the
+	// breaker trips (those that start the agent), put back at a verified
+	// reset.
+	OnTripRemoveLabels []string
 }
 
 // The mode input's values.
@@ -66,7 +70,7 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "mode", "pull-request",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "mode", "pull-request",
 }
 
 // The comment input's modes: when the sticky comment is first posted.
@@ -104,22 +108,23 @@ func (a *Action) Input(name string) string {
 // input.
 func (a *Action) Inputs() (Inputs, error) {
 	in := Inputs{
-		Token:           a.Input("token"),
-		Results:         lines(a.Input("results"), false),
-		Slice:           a.Input("slice"),
-		Base:            a.Input("base"),
-		Graph:           a.Input("graph"),
-		TrailerPrefix:   orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
-		TagPrefix:       orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
-		AgentActors:     lines(a.Input("agent-actors"), true),
-		BotLogin:        a.Input("bot-login"),
-		CheckName:       orDefault(a.Input("check-name"), DefaultCheckName),
-		LedgerKey:       a.Input("ledger-key"),
-		ResultsArtifact: a.Input("results-artifact"),
-		Policy:          orDefault(a.Input("policy"), breaker.PolicyGreenlight),
-		Phase:           a.Input("phase"),
-		Threshold:       breaker.DefaultThreshold,
-		OnTripLabel:     a.Input("on-trip-label"),
+		Token:              a.Input("token"),
+		Results:            lines(a.Input("results"), false),
+		Slice:              a.Input("slice"),
+		Base:               a.Input("base"),
+		Graph:              a.Input("graph"),
+		TrailerPrefix:      orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
+		TagPrefix:          orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
+		AgentActors:        lines(a.Input("agent-actors"), true),
+		BotLogin:           a.Input("bot-login"),
+		CheckName:          orDefault(a.Input("check-name"), DefaultCheckName),
+		LedgerKey:          a.Input("ledger-key"),
+		ResultsArtifact:    a.Input("results-artifact"),
+		Policy:             orDefault(a.Input("policy"), breaker.PolicyGreenlight),
+		Phase:              a.Input("phase"),
+		Threshold:          breaker.DefaultThreshold,
+		OnTripLabel:        a.Input("on-trip-label"),
+		OnTripRemoveLabels: lines(a.Input("on-trip-remove-labels"), true),
 	}
 	var errs []error
 	switch v := strings.ToLower(strings.TrimSpace(a.Input("comment"))); v {

@@ -141,6 +141,9 @@ const MaxPrior = 8192
 type OnTrip struct {
 	// Label is the label it put on the pull request (on-trip-label).
 	Label string `json:"label,omitempty"`
+	// Removed are the labels it took off (on-trip-remove-labels: those
+	// that start the agent), which a verified reset puts back.
+	Removed []string `json:"removed,omitempty"`
 }
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and
