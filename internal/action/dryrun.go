@@ -43,6 +43,16 @@ func (f *dryRunForge) RemoveLabel(_ context.Context, issue int, label string) er
 	return nil
 }
 
+func (f *dryRunForge) RemoveAssignees(_ context.Context, issue int, who []string) error {
+	f.log("would unassign " + strings.Join(who, ", ") + " from #" + strconv.Itoa(issue))
+	return nil
+}
+
+func (f *dryRunForge) AddAssignees(_ context.Context, issue int, who []string) error {
+	f.log("would assign " + strings.Join(who, ", ") + " to #" + strconv.Itoa(issue))
+	return nil
+}
+
 func (f *dryRunForge) CreateRef(_ context.Context, ref, sha string) error {
 	f.log("would create " + ref + " at " + breaker.ShortSHA(sha))
 	return nil

@@ -47,8 +47,8 @@ func recordedOnTrip(r *run, pr int) *ledger.OnTrip {
 // changes nothing). A label someone else put on is not the breaker's: it
 // is neither recorded nor taken off later. It returns what to record.
 func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) *ledger.OnTrip {
-	add, remove := r.in.OnTripLabel, r.in.OnTripRemoveLabels
-	if (add == "" && len(remove) == 0) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
+	add, remove, unassign := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign
+	if (add == "" && len(remove) == 0 && len(unassign) == 0) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
 		return nil
 	}
 	current, err := r.forge.PullRequest(ctx, pr.Number)
@@ -72,7 +72,16 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 	case labelError(r, r.forge.AddLabels(ctx, pr.Number, []string{add}), "put the label "+quote(add)+" on", pr.Number):
 		rec.Label = add
 	}
-	if rec.Label == "" && len(rec.Removed) == 0 {
+	var assigned []string
+	for _, l := range unassign {
+		if i := slices.IndexFunc(current.Assignees, func(a string) bool { return forge.SameLogin(a, l) }); i >= 0 {
+			assigned = append(assigned, current.Assignees[i])
+		}
+	}
+	if len(assigned) > 0 && labelError(r, r.forge.RemoveAssignees(ctx, pr.Number, assigned), "unassign "+strings.Join(assigned, ", ")+" from", pr.Number) {
+		rec.Unassigned = assigned
+	}
+	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 {
 		return nil
 	}
 	r.noteDone("on the trip: %s (a verified reset undoes it)", describeOnTrip(rec))
@@ -91,6 +100,9 @@ func undoOnTrip(ctx context.Context, r *run, pr int) {
 	}
 	if len(rec.Removed) > 0 {
 		labelError(r, r.forge.AddLabels(ctx, pr, rec.Removed), "put back the labels "+strings.Join(rec.Removed, ", ")+" on", pr)
+	}
+	if len(rec.Unassigned) > 0 {
+		labelError(r, r.forge.AddAssignees(ctx, pr, rec.Unassigned), "assign "+strings.Join(rec.Unassigned, ", ")+" again to", pr)
 	}
 	r.noteDone("undid what the trip did on #%d: %s", pr, describeOnTrip(*rec))
 }
@@ -116,6 +128,9 @@ func describeOnTrip(rec ledger.OnTrip) string {
 	}
 	if len(rec.Removed) > 0 {
 		parts = append(parts, "took off "+strings.Join(rec.Removed, ", "))
+	}
+	if len(rec.Unassigned) > 0 {
+		parts = append(parts, "unassigned "+strings.Join(rec.Unassigned, ", "))
 	}
 	return strings.Join(parts, "; ")
 }

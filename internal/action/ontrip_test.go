@@ -116,3 +116,25 @@ func TestOnTrip_TheLabelsThatStartTheAgentComeOffUntilTheReset(t *testing.T) {
 		t.Errorf("after the reset the labels are %v; want fix-me back, and no claude", got)
 	}
 }
+
+// on-trip-unassign unassigns the agent at the trip — GitHub stops
+// Copilot's coding agent when it is unassigned — and a verified reset
+// assigns it again; a person assigned beside it stays.
+func TestOnTrip_TheAgentIsUnassignedUntilTheReset(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["on-trip-unassign"] = "Copilot"
+	r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open", Assignees: []string{"Copilot", "alice"}})
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	head := r.tripOn(7, "copilot/fix-login")
+	if got := r.srv.Assignees(7); slices.Contains(got, "Copilot") || !slices.Contains(got, "alice") {
+		t.Fatalf("after the trip the assignees are %v; want Copilot unassigned, alice kept", got)
+	}
+	if e, err := ledger.Decode(r.checkRun(head).Text); err != nil || e.OnTrip == nil || strings.Join(e.OnTrip.Unassigned, ",") != "Copilot" {
+		t.Fatalf("the trip's entry records %+v (%v); want Copilot unassigned", e.OnTrip, err)
+	}
+	r.comment(7, "alice", "/breaker reset copilot-fix-login")
+	if got := r.srv.Assignees(7); !slices.Contains(got, "Copilot") {
+		t.Errorf("after the reset the assignees are %v; want Copilot again", got)
+	}
+}

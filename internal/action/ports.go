@@ -10,6 +10,7 @@ type (
 	Comments     = forge.Comments
 	Refs         = forge.Refs
 	Labels       = forge.Labels
+	Assignees    = forge.Assignees
 	Commits      = forge.Commits
 	People       = forge.People
 	Artifacts    = forge.Artifacts

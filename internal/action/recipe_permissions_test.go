@@ -37,6 +37,8 @@ var requestPermissions = []struct {
 	{"DELETE", regexp.MustCompile(`/issues/comments/\d+$`), []string{"pull-requests: write|issues: write"}},
 	{"POST", regexp.MustCompile(`/issues/\d+/labels$`), []string{"pull-requests: write|issues: write"}},
 	{"DELETE", regexp.MustCompile(`/issues/\d+/labels/`), []string{"pull-requests: write|issues: write"}},
+	{"POST", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
+	{"DELETE", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
 	{"GET", regexp.MustCompile(`/collaborators/[^/]+/permission$`), nil},
 	{"GET", regexp.MustCompile(`/git/commits/[0-9a-f]+$`), []string{"contents: read"}},
 	{"POST", regexp.MustCompile(`/git/commits$`), []string{"contents: write"}},

@@ -274,6 +274,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"mode":                  none.Mode,
 		"on-trip-label":         "",
 		"on-trip-remove-labels": "",
+		"on-trip-unassign":      "",
 		"pull-request":          "",
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {

@@ -56,6 +56,10 @@ type Inputs struct {
 	// breaker trips (those that start the agent), put back at a verified
 	// reset.
 	OnTripRemoveLabels []string
+	// OnTripUnassign are logins unassigned from the pull request when the
+	// breaker trips (the agent's: unassigning Copilot's coding agent stops
+	// it), assigned again at a verified reset.
+	OnTripUnassign []string
 }
 
 // The mode input's values.
@@ -70,7 +74,7 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "mode", "pull-request",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "mode", "pull-request",
 }
 
 // The comment input's modes: when the sticky comment is first posted.
@@ -125,6 +129,7 @@ func (a *Action) Inputs() (Inputs, error) {
 		Threshold:          breaker.DefaultThreshold,
 		OnTripLabel:        a.Input("on-trip-label"),
 		OnTripRemoveLabels: lines(a.Input("on-trip-remove-labels"), true),
+		OnTripUnassign:     lines(a.Input("on-trip-unassign"), true),
 	}
 	var errs []error
 	switch v := strings.ToLower(strings.TrimSpace(a.Input("comment"))); v {
@@ -221,6 +226,11 @@ func (in Inputs) check() []error {
 	}
 	if l := in.OnTripLabel; l != "" && (len(l) > 50 || strings.ContainsAny(l, "\r\n,")) {
 		errs = append(errs, fmt.Errorf("input on-trip-label %q is not a label name; one label of at most 50 characters, without commas, e.g. breaker: stopped", l))
+	}
+	for _, l := range in.OnTripUnassign {
+		if !loginRE.MatchString(l) {
+			errs = append(errs, fmt.Errorf("input on-trip-unassign: %q is not a GitHub login; list one login a line, e.g. Copilot", l))
+		}
 	}
 	if in.LedgerKey != "" && len(in.LedgerKey) < 16 {
 		errs = append(errs, errors.New("input ledger-key is shorter than 16 characters; use a random secret, e.g. `openssl rand -hex 32`"))

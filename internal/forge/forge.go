@@ -17,6 +17,8 @@ type PullRequest struct {
 	Fork    bool // the head repository is not the base repository
 	// Labels are the pull request's labels' names, when GitHub said.
 	Labels []string
+	// Assignees are the logins assigned to it, when GitHub said.
+	Assignees []string
 }
 
 // Comment is an issue comment on a pull request.

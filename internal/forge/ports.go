@@ -56,6 +56,13 @@ type Labels interface {
 	RemoveLabel(ctx context.Context, issue int, label string) error
 }
 
+// Assignees unassigns people (an agent) from a pull request and assigns
+// them again: the on-trip-unassign input.
+type Assignees interface {
+	RemoveAssignees(ctx context.Context, issue int, logins []string) error
+	AddAssignees(ctx context.Context, issue int, logins []string) error
+}
+
 // Commits writes the rollback commit.
 type Commits interface {
 	CommitTree(ctx context.Context, sha string) (tree string, err error)
@@ -86,6 +93,7 @@ type Forge interface {
 	Comments
 	Refs
 	Labels
+	Assignees
 	Commits
 	People
 	LedgerStore

@@ -119,9 +119,38 @@ func toPullRequest(pr *github.PullRequest) forge.PullRequest {
 		BaseSHA: pr.GetBase().GetSHA(),
 		Author:  pr.GetUser().GetLogin(),
 		// A deleted fork leaves no head repository: still not ours.
-		Fork:   head == "" || !strings.EqualFold(head, pr.GetBase().GetRepo().GetFullName()),
-		Labels: labelNames(pr.Labels),
+		Fork:      head == "" || !strings.EqualFold(head, pr.GetBase().GetRepo().GetFullName()),
+		Labels:    labelNames(pr.Labels),
+		Assignees: logins(pr.Assignees),
 	}
+}
+
+func logins(us []*github.User) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, u.GetLogin())
+	}
+	return out
+}
+
+// RemoveAssignees unassigns logins from issue (or pull request) number
+// (DELETE issues/{n}/assignees).
+func (c *Client) RemoveAssignees(ctx context.Context, issue int, who []string) error {
+	_, err := c.call(fmt.Sprintf("unassign #%d", issue), func() (r *github.Response, err error) {
+		_, r, err = c.gh.Issues.RemoveAssignees(ctx, c.owner, c.repo, issue, who)
+		return r, err
+	})
+	return err
+}
+
+// AddAssignees assigns logins to issue (or pull request) number (POST
+// issues/{n}/assignees).
+func (c *Client) AddAssignees(ctx context.Context, issue int, who []string) error {
+	_, err := c.call(fmt.Sprintf("assign #%d", issue), func() (r *github.Response, err error) {
+		_, r, err = c.gh.Issues.AddAssignees(ctx, c.owner, c.repo, issue, who)
+		return r, err
+	})
+	return err
 }
 
 func labelNames(ls []*github.Label) []string {

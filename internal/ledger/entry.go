@@ -144,6 +144,10 @@ type OnTrip struct {
 	// Removed are the labels it took off (on-trip-remove-labels: those
 	// that start the agent), which a verified reset puts back.
 	Removed []string `json:"removed,omitempty"`
+	// Unassigned are the logins it unassigned from the pull request
+	// (on-trip-unassign: the agent's), which a verified reset assigns
+	// again.
+	Unassigned []string `json:"unassigned,omitempty"`
 }
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and

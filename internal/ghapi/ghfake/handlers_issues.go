@@ -81,6 +81,60 @@ func (s *Server) removeLabel(w http.ResponseWriter, r *http.Request) {
 	s.writeLabels(w, pr.Labels)
 }
 
+// deleteIssuesPath routes DELETE issues/comments/{id} and DELETE
+// issues/{number}/assignees, which ServeMux cannot tell apart.
+func (s *Server) deleteIssuesPath(w http.ResponseWriter, r *http.Request) {
+	a, b := r.PathValue("a"), r.PathValue("b")
+	switch {
+	case a == "comments":
+		r.SetPathValue("id", b)
+		s.deleteComment(w, r)
+	case b == "assignees":
+		r.SetPathValue("number", a)
+		s.assign(w, r)
+	default:
+		s.unknown(w, r)
+	}
+}
+
+// assign answers POST and DELETE issues/{n}/assignees ({"assignees":
+// [...]}, GitHub's "Add assignees to an issue" and "Remove assignees from
+// an issue"): the issue after, 201 for a POST, 200 for a DELETE.
+func (s *Server) assign(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	var body struct {
+		Assignees []string `json:"assignees"`
+	}
+	if json.NewDecoder(r.Body).Decode(&body) != nil {
+		writeError(w, http.StatusUnprocessableEntity, "Invalid request.", docsURL+"/issues/assignees")
+		return
+	}
+	s.mu.Lock()
+	pr, ok := s.prs[n]
+	if ok {
+		for _, a := range body.Assignees {
+			i := slices.Index(pr.Assignees, a)
+			switch {
+			case r.Method == "POST" && i < 0:
+				pr.Assignees = append(slices.Clone(pr.Assignees), a)
+			case r.Method == "DELETE" && i >= 0:
+				pr.Assignees = slices.Delete(slices.Clone(pr.Assignees), i, i+1)
+			}
+		}
+		s.prs[n] = pr
+	}
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/issues/assignees")
+		return
+	}
+	status := http.StatusOK
+	if r.Method == "POST" {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, s.issueJSON(pr))
+}
+
 func (s *Server) writeLabels(w http.ResponseWriter, names []string) {
 	out := make([]any, 0, len(names))
 	for _, l := range names {

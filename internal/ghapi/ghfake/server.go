@@ -239,8 +239,11 @@ func (s *Server) routes() http.Handler {
 	handle("POST /issues/{number}/comments", s.createComment)
 	handle("POST /issues/{number}/labels", s.addLabels)
 	handle("DELETE /issues/{number}/labels/{name}", s.removeLabel)
+	handle("POST /issues/{number}/assignees", s.assign)
 	handle("PATCH /issues/comments/{id}", s.editComment)
-	handle("DELETE /issues/comments/{id}", s.deleteComment)
+	// DELETE issues/comments/{id} and DELETE issues/{number}/assignees
+	// share a shape too.
+	handle("DELETE /issues/{a}/{b}", s.deleteIssuesPath)
 	handle("GET /git/ref/{ref...}", s.getRef)
 	handle("POST /git/refs", s.createRef)
 	handle("PATCH /git/refs/{ref...}", s.updateRef)

@@ -118,7 +118,46 @@ func (s *Server) pullJSON(pr forge.PullRequest, simple bool) map[string]any {
 		labels = append(labels, s.labelJSON(l))
 	}
 	m["labels"] = labels
+	assignees := make([]any, 0, len(pr.Assignees))
+	for _, a := range pr.Assignees {
+		assignees = append(assignees, userJSON(a))
+	}
+	m["assignees"] = assignees
+	m["assignee"] = nil
+	if len(assignees) > 0 {
+		m["assignee"] = assignees[0]
+	}
 	return m
+}
+
+// issueJSON is a pull request as the issues API answers for it (schema
+// issue: its required fields, and pull_request to say what it is).
+func (s *Server) issueJSON(pr forge.PullRequest) map[string]any {
+	base := s.apiURL("/repos/%s/%s", s.owner, s.repo)
+	issue := fmt.Sprintf("%s/issues/%d", base, pr.Number)
+	labels := make([]any, 0, len(pr.Labels))
+	for _, l := range pr.Labels {
+		labels = append(labels, s.labelJSON(l))
+	}
+	assignees := make([]any, 0, len(pr.Assignees))
+	for _, a := range pr.Assignees {
+		assignees = append(assignees, userJSON(a))
+	}
+	var assignee any
+	if len(assignees) > 0 {
+		assignee = assignees[0]
+	}
+	at := epoch.Format(time.RFC3339)
+	return map[string]any{
+		"id": 200000 + pr.Number, "node_id": "I_" + strconv.Itoa(pr.Number), "url": issue, "repository_url": base,
+		"labels_url": issue + "/labels{/name}", "comments_url": issue + "/comments", "events_url": issue + "/events",
+		"html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d", s.owner, s.repo, pr.Number),
+		"number":   pr.Number, "state": pr.State, "title": "Pull request " + strconv.Itoa(pr.Number), "user": userJSON(pr.Author),
+		"labels": labels, "assignee": assignee, "assignees": assignees, "milestone": nil, "locked": false,
+		"comments": 0, "closed_at": nil, "created_at": at, "updated_at": at, "author_association": "NONE",
+		"pull_request": map[string]any{"url": fmt.Sprintf("%s/pulls/%d", base, pr.Number), "html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d", s.owner, s.repo, pr.Number),
+			"diff_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d.diff", s.owner, s.repo, pr.Number), "patch_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d.patch", s.owner, s.repo, pr.Number)},
+	}
 }
 
 // labelJSON is a label as the issues API answers it (schema label).

@@ -19,7 +19,17 @@ func (s *Server) AddPullRequest(pr forge.PullRequest) {
 	if pr.Labels == nil {
 		pr.Labels = s.prs[pr.Number].Labels // labels stay, as on GitHub
 	}
+	if pr.Assignees == nil {
+		pr.Assignees = s.prs[pr.Number].Assignees
+	}
 	s.prs[pr.Number] = pr
+}
+
+// Assignees returns the logins assigned to pull request number.
+func (s *Server) Assignees(number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.prs[number].Assignees...)
 }
 
 // Labels returns the labels of pull request number.
