@@ -53,6 +53,16 @@ func (f *dryRunForge) AddAssignees(_ context.Context, issue int, who []string) e
 	return nil
 }
 
+func (f *dryRunForge) RequestReview(_ context.Context, pr int, people, teams []string) error {
+	f.log("would ask " + strings.Join(append(append([]string(nil), people...), teams...), ", ") + " to review #" + strconv.Itoa(pr))
+	return nil
+}
+
+func (f *dryRunForge) RemoveReviewRequest(_ context.Context, pr int, people, teams []string) error {
+	f.log("would take back the review request of #" + strconv.Itoa(pr))
+	return nil
+}
+
 func (f *dryRunForge) CreateRef(_ context.Context, ref, sha string) error {
 	f.log("would create " + ref + " at " + breaker.ShortSHA(sha))
 	return nil

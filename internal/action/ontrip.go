@@ -47,8 +47,8 @@ func recordedOnTrip(r *run, pr int) *ledger.OnTrip {
 // changes nothing). A label someone else put on is not the breaker's: it
 // is neither recorded nor taken off later. It returns what to record.
 func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) *ledger.OnTrip {
-	add, remove, unassign := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign
-	if (add == "" && len(remove) == 0 && len(unassign) == 0) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
+	add, remove, unassign, review := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign, r.in.OnTripRequestReview
+	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
 		return nil
 	}
 	current, err := r.forge.PullRequest(ctx, pr.Number)
@@ -81,7 +81,13 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 	if len(assigned) > 0 && labelError(r, r.forge.RemoveAssignees(ctx, pr.Number, assigned), "unassign "+strings.Join(assigned, ", ")+" from", pr.Number) {
 		rec.Unassigned = assigned
 	}
-	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 {
+	if len(review) > 0 {
+		people, teams := splitReviewers(review)
+		if labelError(r, r.forge.RequestReview(ctx, pr.Number, people, teams), "ask "+strings.Join(review, ", ")+" to review", pr.Number) {
+			rec.Reviewers = review
+		}
+	}
+	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.Reviewers) == 0 {
 		return nil
 	}
 	r.noteDone("on the trip: %s (a verified reset undoes it)", describeOnTrip(rec))
@@ -103,6 +109,10 @@ func undoOnTrip(ctx context.Context, r *run, pr int) {
 	}
 	if len(rec.Unassigned) > 0 {
 		labelError(r, r.forge.AddAssignees(ctx, pr, rec.Unassigned), "assign "+strings.Join(rec.Unassigned, ", ")+" again to", pr)
+	}
+	if len(rec.Reviewers) > 0 {
+		people, teams := splitReviewers(rec.Reviewers)
+		labelError(r, r.forge.RemoveReviewRequest(ctx, pr, people, teams), "take back the review request of", pr)
 	}
 	r.noteDone("undid what the trip did on #%d: %s", pr, describeOnTrip(*rec))
 }
@@ -132,7 +142,23 @@ func describeOnTrip(rec ledger.OnTrip) string {
 	if len(rec.Unassigned) > 0 {
 		parts = append(parts, "unassigned "+strings.Join(rec.Unassigned, ", "))
 	}
+	if len(rec.Reviewers) > 0 {
+		parts = append(parts, "asked "+strings.Join(rec.Reviewers, ", ")+" to review")
+	}
 	return strings.Join(parts, "; ")
+}
+
+// splitReviewers separates people (logins) from teams (ORG/SLUG, given to
+// GitHub as the slug).
+func splitReviewers(rs []string) (people, teams []string) {
+	for _, x := range rs {
+		if _, slug, ok := strings.Cut(x, "/"); ok {
+			teams = append(teams, slug)
+		} else {
+			people = append(people, x)
+		}
+	}
+	return people, teams
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

@@ -138,3 +138,20 @@ func TestOnTrip_TheAgentIsUnassignedUntilTheReset(t *testing.T) {
 		t.Errorf("after the reset the assignees are %v; want Copilot again", got)
 	}
 }
+
+// on-trip-request-review asks the named person and team to review at the
+// trip, and a verified reset takes the request back.
+func TestOnTrip_AReviewIsRequestedUntilTheReset(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["on-trip-request-review"] = "bob, acme/reviewers"
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login")
+	if got := r.srv.ReviewRequests(7); strings.Join(got, ",") != "bob,team:reviewers" {
+		t.Fatalf("after the trip the review requests are %v; want bob and the team", got)
+	}
+	r.comment(7, "alice", "/breaker reset copilot-fix-login")
+	if got := r.srv.ReviewRequests(7); len(got) != 0 {
+		t.Errorf("after the reset the review requests are %v; want none", got)
+	}
+}

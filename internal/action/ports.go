@@ -11,6 +11,7 @@ type (
 	Refs         = forge.Refs
 	Labels       = forge.Labels
 	Assignees    = forge.Assignees
+	Reviews      = forge.Reviews
 	Commits      = forge.Commits
 	People       = forge.People
 	Artifacts    = forge.Artifacts

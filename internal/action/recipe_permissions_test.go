@@ -38,6 +38,8 @@ var requestPermissions = []struct {
 	{"POST", regexp.MustCompile(`/issues/\d+/labels$`), []string{"pull-requests: write|issues: write"}},
 	{"DELETE", regexp.MustCompile(`/issues/\d+/labels/`), []string{"pull-requests: write|issues: write"}},
 	{"POST", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
+	{"POST", regexp.MustCompile(`/pulls/\d+/requested_reviewers$`), []string{"pull-requests: write"}},
+	{"DELETE", regexp.MustCompile(`/pulls/\d+/requested_reviewers$`), []string{"pull-requests: write"}},
 	{"DELETE", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
 	{"GET", regexp.MustCompile(`/collaborators/[^/]+/permission$`), nil},
 	{"GET", regexp.MustCompile(`/git/commits/[0-9a-f]+$`), []string{"contents: read"}},

@@ -60,6 +60,9 @@ type Inputs struct {
 	// breaker trips (the agent's: unassigning Copilot's coding agent stops
 	// it), assigned again at a verified reset.
 	OnTripUnassign []string
+	// OnTripRequestReview are people (logins) and teams (ORG/SLUG) asked to
+	// review the pull request when the breaker trips.
+	OnTripRequestReview []string
 }
 
 // The mode input's values.
@@ -74,7 +77,7 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "mode", "pull-request",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "on-trip-request-review", "mode", "pull-request",
 }
 
 // The comment input's modes: when the sticky comment is first posted.
@@ -96,6 +99,8 @@ const DefaultCheckName = "greenlight-breaker"
 
 var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
+var teamRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
+
 var loginRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
 
 // Input returns the raw value of the input name, trimmed. Docker actions get
@@ -112,24 +117,25 @@ func (a *Action) Input(name string) string {
 // input.
 func (a *Action) Inputs() (Inputs, error) {
 	in := Inputs{
-		Token:              a.Input("token"),
-		Results:            lines(a.Input("results"), false),
-		Slice:              a.Input("slice"),
-		Base:               a.Input("base"),
-		Graph:              a.Input("graph"),
-		TrailerPrefix:      orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
-		TagPrefix:          orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
-		AgentActors:        lines(a.Input("agent-actors"), true),
-		BotLogin:           a.Input("bot-login"),
-		CheckName:          orDefault(a.Input("check-name"), DefaultCheckName),
-		LedgerKey:          a.Input("ledger-key"),
-		ResultsArtifact:    a.Input("results-artifact"),
-		Policy:             orDefault(a.Input("policy"), breaker.PolicyGreenlight),
-		Phase:              a.Input("phase"),
-		Threshold:          breaker.DefaultThreshold,
-		OnTripLabel:        a.Input("on-trip-label"),
-		OnTripRemoveLabels: lines(a.Input("on-trip-remove-labels"), true),
-		OnTripUnassign:     lines(a.Input("on-trip-unassign"), true),
+		Token:               a.Input("token"),
+		Results:             lines(a.Input("results"), false),
+		Slice:               a.Input("slice"),
+		Base:                a.Input("base"),
+		Graph:               a.Input("graph"),
+		TrailerPrefix:       orDefault(a.Input("trailer-prefix"), breaker.DefaultTrailerPrefix),
+		TagPrefix:           orDefault(a.Input("tag-prefix"), breaker.DefaultTagPrefix),
+		AgentActors:         lines(a.Input("agent-actors"), true),
+		BotLogin:            a.Input("bot-login"),
+		CheckName:           orDefault(a.Input("check-name"), DefaultCheckName),
+		LedgerKey:           a.Input("ledger-key"),
+		ResultsArtifact:     a.Input("results-artifact"),
+		Policy:              orDefault(a.Input("policy"), breaker.PolicyGreenlight),
+		Phase:               a.Input("phase"),
+		Threshold:           breaker.DefaultThreshold,
+		OnTripLabel:         a.Input("on-trip-label"),
+		OnTripRemoveLabels:  lines(a.Input("on-trip-remove-labels"), true),
+		OnTripUnassign:      lines(a.Input("on-trip-unassign"), true),
+		OnTripRequestReview: lines(a.Input("on-trip-request-review"), true),
 	}
 	var errs []error
 	switch v := strings.ToLower(strings.TrimSpace(a.Input("comment"))); v {
@@ -226,6 +232,12 @@ func (in Inputs) check() []error {
 	}
 	if l := in.OnTripLabel; l != "" && (len(l) > 50 || strings.ContainsAny(l, "\r\n,")) {
 		errs = append(errs, fmt.Errorf("input on-trip-label %q is not a label name; one label of at most 50 characters, without commas, e.g. breaker: stopped", l))
+	}
+	for _, l := range in.OnTripRequestReview {
+		org, team, isTeam := strings.Cut(l, "/")
+		if !loginRE.MatchString(org) || (isTeam && !teamRE.MatchString(team)) {
+			errs = append(errs, fmt.Errorf("input on-trip-request-review: %q is neither a login nor ORG/TEAM-SLUG; list one a line, e.g. alice or acme/reviewers", l))
+		}
 	}
 	for _, l := range in.OnTripUnassign {
 		if !loginRE.MatchString(l) {

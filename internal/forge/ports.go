@@ -63,6 +63,13 @@ type Assignees interface {
 	AddAssignees(ctx context.Context, issue int, logins []string) error
 }
 
+// Reviews asks people or teams to review a pull request, and takes the
+// request back: the on-trip-request-review input. Teams are slugs.
+type Reviews interface {
+	RequestReview(ctx context.Context, pr int, people, teams []string) error
+	RemoveReviewRequest(ctx context.Context, pr int, people, teams []string) error
+}
+
 // Commits writes the rollback commit.
 type Commits interface {
 	CommitTree(ctx context.Context, sha string) (tree string, err error)
@@ -94,6 +101,7 @@ type Forge interface {
 	Refs
 	Labels
 	Assignees
+	Reviews
 	Commits
 	People
 	LedgerStore

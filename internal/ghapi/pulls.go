@@ -133,6 +133,25 @@ func logins(us []*github.User) []string {
 	return out
 }
 
+// RequestReview asks people and teams (slugs) to review pull request pr
+// (POST pulls/{n}/requested_reviewers).
+func (c *Client) RequestReview(ctx context.Context, pr int, people, teams []string) error {
+	_, err := c.call(fmt.Sprintf("request a review of #%d", pr), func() (r *github.Response, err error) {
+		_, r, err = c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, pr, github.ReviewersRequest{Reviewers: people, TeamReviewers: teams})
+		return r, err
+	})
+	return err
+}
+
+// RemoveReviewRequest takes back the review request of people and teams
+// on pull request pr (DELETE pulls/{n}/requested_reviewers).
+func (c *Client) RemoveReviewRequest(ctx context.Context, pr int, people, teams []string) error {
+	_, err := c.call(fmt.Sprintf("take back the review request of #%d", pr), func() (*github.Response, error) {
+		return c.gh.PullRequests.RemoveReviewers(ctx, c.owner, c.repo, pr, github.ReviewersRequest{Reviewers: people, TeamReviewers: teams})
+	})
+	return err
+}
+
 // RemoveAssignees unassigns logins from issue (or pull request) number
 // (DELETE issues/{n}/assignees).
 func (c *Client) RemoveAssignees(ctx context.Context, issue int, who []string) error {

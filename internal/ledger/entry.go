@@ -148,6 +148,9 @@ type OnTrip struct {
 	// (on-trip-unassign: the agent's), which a verified reset assigns
 	// again.
 	Unassigned []string `json:"unassigned,omitempty"`
+	// Reviewers are the people and teams (ORG/SLUG) it asked to review
+	// (on-trip-request-review), whose request a verified reset takes back.
+	Reviewers []string `json:"reviewers,omitempty"`
 }
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and

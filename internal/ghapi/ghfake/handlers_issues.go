@@ -81,6 +81,50 @@ func (s *Server) removeLabel(w http.ResponseWriter, r *http.Request) {
 	s.writeLabels(w, pr.Labels)
 }
 
+// reviewers answers POST and DELETE pulls/{n}/requested_reviewers
+// ({"reviewers": [...], "team_reviewers": [...]}): the pull request
+// (pull-request-simple), 201 for a POST, 200 for a DELETE.
+func (s *Server) reviewers(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	var body struct {
+		Reviewers     []string `json:"reviewers"`
+		TeamReviewers []string `json:"team_reviewers"`
+	}
+	if json.NewDecoder(r.Body).Decode(&body) != nil {
+		writeError(w, http.StatusUnprocessableEntity, "Invalid request.", docsURL+"/pulls/review-requests")
+		return
+	}
+	names := slices.Clone(body.Reviewers)
+	for _, t := range body.TeamReviewers {
+		names = append(names, "team:"+t)
+	}
+	s.mu.Lock()
+	pr, ok := s.prs[n]
+	if ok {
+		cur := s.reviewRequests[n]
+		for _, x := range names {
+			i := slices.Index(cur, x)
+			switch {
+			case r.Method == "POST" && i < 0:
+				cur = append(slices.Clone(cur), x)
+			case r.Method == "DELETE" && i >= 0:
+				cur = slices.Delete(slices.Clone(cur), i, i+1)
+			}
+		}
+		s.reviewRequests[n] = cur
+	}
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/pulls/review-requests")
+		return
+	}
+	status := http.StatusOK
+	if r.Method == "POST" {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, s.pullJSON(pr, true))
+}
+
 // deleteIssuesPath routes DELETE issues/comments/{id} and DELETE
 // issues/{number}/assignees, which ServeMux cannot tell apart.
 func (s *Server) deleteIssuesPath(w http.ResponseWriter, r *http.Request) {

@@ -86,16 +86,19 @@ type Server struct {
 	token      string
 	maxPerPage int
 
-	mu       sync.Mutex
-	user     string
-	prs      map[int]forge.PullRequest
-	comments []comment
-	nextID   int64
-	refs     map[string]string
-	perms    map[string]string
-	commits  map[string]commit
-	failures []Failure
-	calls    []Call
+	mu   sync.Mutex
+	user string
+	prs  map[int]forge.PullRequest
+	// reviewRequests are the people and teams ("team:SLUG") asked to review
+	// each pull request.
+	reviewRequests map[int][]string
+	comments       []comment
+	nextID         int64
+	refs           map[string]string
+	perms          map[string]string
+	commits        map[string]commit
+	failures       []Failure
+	calls          []Call
 
 	checkRuns     []CheckRun
 	defaultBranch string
@@ -130,7 +133,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	s := &Server{
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
-		prs: map[int]forge.PullRequest{}, nextID: 1000,
+		prs: map[int]forge.PullRequest{}, reviewRequests: map[int][]string{}, nextID: 1000,
 		nextCheckRunID: firstCheckRunID - 1, nextCommentID: firstCommentID - 1, gqlLimit: DefaultGraphQLLimit,
 		appID: ActionsAppID, appSlug: ActionsAppSlug, botLogin: BotLogin,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},
@@ -240,6 +243,8 @@ func (s *Server) routes() http.Handler {
 	handle("POST /issues/{number}/labels", s.addLabels)
 	handle("DELETE /issues/{number}/labels/{name}", s.removeLabel)
 	handle("POST /issues/{number}/assignees", s.assign)
+	handle("POST /pulls/{number}/requested_reviewers", s.reviewers)
+	handle("DELETE /pulls/{number}/requested_reviewers", s.reviewers)
 	handle("PATCH /issues/comments/{id}", s.editComment)
 	// DELETE issues/comments/{id} and DELETE issues/{number}/assignees
 	// share a shape too.

@@ -32,6 +32,14 @@ func (s *Server) Assignees(number int) []string {
 	return append([]string(nil), s.prs[number].Assignees...)
 }
 
+// ReviewRequests returns the people and teams ("team:SLUG") asked to
+// review pull request number.
+func (s *Server) ReviewRequests(number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.reviewRequests[number]...)
+}
+
 // Labels returns the labels of pull request number.
 func (s *Server) Labels(number int) []string {
 	s.mu.Lock()
