@@ -63,6 +63,16 @@ func (f *dryRunForge) RemoveReviewRequest(_ context.Context, pr int, people, tea
 	return nil
 }
 
+func (f *dryRunForge) ConvertToDraft(_ context.Context, _ string) error {
+	f.log("would convert the pull request to a draft")
+	return nil
+}
+
+func (f *dryRunForge) MarkReadyForReview(_ context.Context, _ string) error {
+	f.log("would mark the pull request ready for review")
+	return nil
+}
+
 func (f *dryRunForge) CreateRef(_ context.Context, ref, sha string) error {
 	f.log("would create " + ref + " at " + breaker.ShortSHA(sha))
 	return nil

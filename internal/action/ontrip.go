@@ -48,7 +48,7 @@ func recordedOnTrip(r *run, pr int) *ledger.OnTrip {
 // is neither recorded nor taken off later. It returns what to record.
 func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) *ledger.OnTrip {
 	add, remove, unassign, review := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign, r.in.OnTripRequestReview
-	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
+	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0 && !r.in.OnTripDraft) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
 		return nil
 	}
 	current, err := r.forge.PullRequest(ctx, pr.Number)
@@ -87,7 +87,11 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 			rec.Reviewers = review
 		}
 	}
-	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.Reviewers) == 0 {
+	if r.in.OnTripDraft && !current.Draft && current.NodeID != "" &&
+		labelError(r, r.forge.ConvertToDraft(ctx, current.NodeID), "convert to a draft", pr.Number) {
+		rec.Drafted = true
+	}
+	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.Reviewers) == 0 && !rec.Drafted {
 		return nil
 	}
 	r.noteDone("on the trip: %s (a verified reset undoes it)", describeOnTrip(rec))
@@ -113,6 +117,13 @@ func undoOnTrip(ctx context.Context, r *run, pr int) {
 	if len(rec.Reviewers) > 0 {
 		people, teams := splitReviewers(rec.Reviewers)
 		labelError(r, r.forge.RemoveReviewRequest(ctx, pr, people, teams), "take back the review request of", pr)
+	}
+	if rec.Drafted {
+		if cur, err := r.forge.PullRequest(ctx, pr); err != nil {
+			r.note("could not read #%d to mark it ready for review again: %v", pr, err)
+		} else {
+			labelError(r, r.forge.MarkReadyForReview(ctx, cur.NodeID), "mark ready for review again", pr)
+		}
 	}
 	r.noteDone("undid what the trip did on #%d: %s", pr, describeOnTrip(*rec))
 }
@@ -144,6 +155,9 @@ func describeOnTrip(rec ledger.OnTrip) string {
 	}
 	if len(rec.Reviewers) > 0 {
 		parts = append(parts, "asked "+strings.Join(rec.Reviewers, ", ")+" to review")
+	}
+	if rec.Drafted {
+		parts = append(parts, "made it a draft")
 	}
 	return strings.Join(parts, "; ")
 }

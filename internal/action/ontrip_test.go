@@ -155,3 +155,24 @@ func TestOnTrip_AReviewIsRequestedUntilTheReset(t *testing.T) {
 		t.Errorf("after the reset the review requests are %v; want none", got)
 	}
 }
+
+// on-trip-draft turns a pull request that was ready into a draft at the
+// trip (GraphQL's convertPullRequestToDraft) and a verified reset marks it
+// ready again; one that was a draft already stays one after the reset.
+func TestOnTrip_ADraftUntilTheReset(t *testing.T) {
+	t.Parallel()
+	for _, wasDraft := range []bool{false, true} {
+		r := newRig(t)
+		r.inputs["on-trip-draft"] = "true"
+		r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open", Draft: wasDraft})
+		r.git("checkout", "-q", "-b", "copilot/fix-login")
+		r.tripOn(7, "copilot/fix-login")
+		if !r.srv.Draft(7) {
+			t.Fatalf("was a draft %v: not a draft after the trip", wasDraft)
+		}
+		r.comment(7, "alice", "/breaker reset copilot-fix-login")
+		if r.srv.Draft(7) != wasDraft {
+			t.Errorf("was a draft %v: a draft %v after the reset", wasDraft, r.srv.Draft(7))
+		}
+	}
+}

@@ -12,6 +12,7 @@ type (
 	Labels       = forge.Labels
 	Assignees    = forge.Assignees
 	Reviews      = forge.Reviews
+	Drafts       = forge.Drafts
 	Commits      = forge.Commits
 	People       = forge.People
 	Artifacts    = forge.Artifacts

@@ -276,6 +276,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"on-trip-remove-labels":  "",
 		"on-trip-unassign":       "",
 		"on-trip-request-review": "",
+		"on-trip-draft":          strconv.FormatBool(none.OnTripDraft),
 		"pull-request":           "",
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {

@@ -63,6 +63,9 @@ type Inputs struct {
 	// OnTripRequestReview are people (logins) and teams (ORG/SLUG) asked to
 	// review the pull request when the breaker trips.
 	OnTripRequestReview []string
+	// OnTripDraft turns the pull request into a draft when the breaker
+	// trips, and ready again at a verified reset if it was ready before.
+	OnTripDraft bool
 }
 
 // The mode input's values.
@@ -77,7 +80,7 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "on-trip-request-review", "mode", "pull-request",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "on-trip-request-review", "on-trip-draft", "mode", "pull-request",
 }
 
 // The comment input's modes: when the sticky comment is first posted.
@@ -161,6 +164,7 @@ func (a *Action) Inputs() (Inputs, error) {
 		errs = append(errs, fmt.Errorf("input tests-outcome: %q is not a step outcome; give ${{ steps.<id>.outcome }} (success, failure, cancelled or skipped)", v))
 	}
 	in.AllowPRAuthor, errs = a.boolInput("allow-pr-author", false, errs)
+	in.OnTripDraft, errs = a.boolInput("on-trip-draft", false, errs)
 	if v := a.Input("threshold"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err == nil {

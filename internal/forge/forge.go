@@ -19,6 +19,9 @@ type PullRequest struct {
 	Labels []string
 	// Assignees are the logins assigned to it, when GitHub said.
 	Assignees []string
+	// NodeID is its GraphQL id; Draft says it is a draft.
+	NodeID string
+	Draft  bool
 }
 
 // Comment is an issue comment on a pull request.

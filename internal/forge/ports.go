@@ -70,6 +70,14 @@ type Reviews interface {
 	RemoveReviewRequest(ctx context.Context, pr int, people, teams []string) error
 }
 
+// Drafts turns a pull request into a draft and back (GraphQL's
+// convertPullRequestToDraft and markPullRequestReadyForReview; REST has
+// neither): the on-trip-draft input.
+type Drafts interface {
+	ConvertToDraft(ctx context.Context, nodeID string) error
+	MarkReadyForReview(ctx context.Context, nodeID string) error
+}
+
 // Commits writes the rollback commit.
 type Commits interface {
 	CommitTree(ctx context.Context, sha string) (tree string, err error)
@@ -102,6 +110,7 @@ type Forge interface {
 	Labels
 	Assignees
 	Reviews
+	Drafts
 	Commits
 	People
 	LedgerStore

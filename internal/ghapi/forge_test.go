@@ -47,6 +47,10 @@ func TestClient_PullRequest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("PullRequest(%d): %v", want.Number, err)
 		}
+		if got.NodeID == "" {
+			t.Errorf("PullRequest(%d) has no GraphQL id", want.Number)
+		}
+		got.NodeID = ""
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("PullRequest(%d) (-want +got):\n%s", want.Number, diff)
 		}

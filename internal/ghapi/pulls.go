@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/greenlight-ci/breaker/internal/forge"
+	"github.com/shurcooL/githubv4"
 )
 
 // Identity returns the login of the token's user (GET /user), or ""
@@ -122,7 +123,49 @@ func toPullRequest(pr *github.PullRequest) forge.PullRequest {
 		Fork:      head == "" || !strings.EqualFold(head, pr.GetBase().GetRepo().GetFullName()),
 		Labels:    labelNames(pr.Labels),
 		Assignees: logins(pr.Assignees),
+		NodeID:    pr.GetNodeID(),
+		Draft:     pr.GetDraft(),
 	}
+}
+
+// draftMutation and readyMutation are the two mutations that turn a pull
+// request into a draft and back.
+type draftMutation struct {
+	ConvertPullRequestToDraft struct {
+		PullRequest struct{ IsDraft bool }
+	} `graphql:"convertPullRequestToDraft(input: $input)"`
+}
+
+type readyMutation struct {
+	MarkPullRequestReadyForReview struct {
+		PullRequest struct{ IsDraft bool }
+	} `graphql:"markPullRequestReadyForReview(input: $input)"`
+}
+
+// ConvertToDraft turns the pull request of GraphQL id nodeID into a draft.
+func (c *Client) ConvertToDraft(ctx context.Context, nodeID string) error {
+	var m draftMutation
+	return c.mutate(ctx, "convert the pull request to a draft", &m, githubv4.ConvertPullRequestToDraftInput{PullRequestID: githubv4.ID(nodeID)})
+}
+
+// MarkReadyForReview turns the draft pull request of GraphQL id nodeID
+// ready for review again.
+func (c *Client) MarkReadyForReview(ctx context.Context, nodeID string) error {
+	var m readyMutation
+	return c.mutate(ctx, "mark the pull request ready for review", &m, githubv4.MarkPullRequestReadyForReviewInput{PullRequestID: githubv4.ID(nodeID)})
+}
+
+func (c *Client) mutate(ctx context.Context, op string, m any, input githubv4.Input) error {
+	if c.gql == nil {
+		return fmt.Errorf("%s: no GraphQL endpoint configured", op)
+	}
+	if err := c.gql.Mutate(ctx, m, input, nil); err != nil {
+		if strings.Contains(err.Error(), "Resource not accessible") {
+			return fmt.Errorf("%s: %w", op, forge.ErrForbidden)
+		}
+		return c.redact(fmt.Errorf("%s: %w", op, err))
+	}
+	return nil
 }
 
 func logins(us []*github.User) []string {

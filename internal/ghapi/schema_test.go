@@ -32,21 +32,7 @@ var schemaPaths = []string{
 // without the schema, saying how to install it; CI always runs it.
 func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 	t.Parallel()
-	var sdl []byte
-	var err error
-	for _, p := range schemaPaths {
-		if sdl, err = os.ReadFile(p); err == nil {
-			break
-		}
-	}
-	if err != nil {
-		msg := "GitHub's GraphQL schema is not installed (" + err.Error() + "); install it with: npm ci --prefix .ci/npm"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	schema := loadSchema(t, string(sdl))
+	schema := githubSchema(t)
 	srv := ghfake.New(t)
 	richLedger(srv) // every page and follow-up query is sent
 	c, err := New(Config{Token: "schema-test-token", APIURL: srv.URL(), Owner: srv.Owner(), Repo: srv.Repo()})
@@ -84,6 +70,27 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 	}
 }
 
+// githubSchema is GitHub's published GraphQL schema, or a skip saying how
+// to install it (CI always has it: a fatal error there).
+func githubSchema(t *testing.T) *ast.Schema {
+	t.Helper()
+	var sdl []byte
+	var err error
+	for _, p := range schemaPaths {
+		if sdl, err = os.ReadFile(p); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		msg := "GitHub's GraphQL schema is not installed (" + err.Error() + "); install it with: npm ci --prefix .ci/npm"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return loadSchema(t, string(sdl))
+}
+
 // loadSchema parses GitHub's SDL. The published file defines a few fields
 // twice (EnterpriseOwnerInfo.repositoryDeployKeySetting), which GitHub's
 // server tolerates and gqlparser's validator does not: the repeats are
@@ -112,4 +119,39 @@ func loadSchema(t *testing.T, sdl string) *ast.Schema {
 		t.Fatalf("validate the schema: %v", err)
 	}
 	return schema
+}
+
+// The two mutations the on-trip-draft input sends validate against
+// GitHub's schema, and the fake answers them.
+func TestDraftMutations_ValidateAgainstGitHubsSchema(t *testing.T) {
+	t.Parallel()
+	schema := githubSchema(t)
+	srv := ghfake.New(t)
+	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "agent/fix", BaseRef: "main", State: "open"})
+	c, err := New(Config{Token: "schema-test-token", APIURL: srv.URL(), Owner: srv.Owner(), Repo: srv.Repo()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := c.PullRequest(context.Background(), 7)
+	if err != nil || pr.NodeID == "" {
+		t.Fatalf("PullRequest: %+v, %v", pr, err)
+	}
+	if err := c.ConvertToDraft(context.Background(), pr.NodeID); err != nil || !srv.Draft(7) {
+		t.Fatalf("ConvertToDraft: %v, draft %v", err, srv.Draft(7))
+	}
+	if err := c.MarkReadyForReview(context.Background(), pr.NodeID); err != nil || srv.Draft(7) {
+		t.Fatalf("MarkReadyForReview: %v, draft %v", err, srv.Draft(7))
+	}
+	queries := srv.GraphQLQueries()
+	if len(queries) != 2 {
+		t.Fatalf("%d GraphQL requests, want the two mutations", len(queries))
+	}
+	for _, q := range queries {
+		if !strings.HasPrefix(q, "mutation") {
+			t.Errorf("not a mutation: %s", q)
+		}
+		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {
+			t.Errorf("mutation does not validate against GitHub's schema: %v\n%s", errs, q)
+		}
+	}
 }

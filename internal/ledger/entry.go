@@ -151,6 +151,9 @@ type OnTrip struct {
 	// Reviewers are the people and teams (ORG/SLUG) it asked to review
 	// (on-trip-request-review), whose request a verified reset takes back.
 	Reviewers []string `json:"reviewers,omitempty"`
+	// Drafted says it turned the pull request, ready for review then, into
+	// a draft (on-trip-draft); a verified reset marks it ready again.
+	Drafted bool `json:"drafted,omitempty"`
 }
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and

@@ -78,6 +78,10 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		"viewer":     s.viewerNode(),
 		"rateLimit": map[string]any{"__typename": "RateLimit", "cost": cost, "limit": s.gqlLimit, "nodeCount": 0,
 			"remaining": s.gqlLimit - s.gqlUsed, "used": s.gqlUsed, "resetAt": reset.Format(time.RFC3339)},
+		// The two mutations that turn a pull request into a draft and back
+		// (GitHub's schema: input {pullRequestId}, payload {pullRequest}).
+		"convertPullRequestToDraft":     s.draftMutation(true),
+		"markPullRequestReadyForReview": s.draftMutation(false),
 		"repository": resolver(func(args map[string]any) (any, *gqlError) {
 			owner, _ := args["owner"].(string)
 			name, _ := args["name"].(string)
@@ -100,6 +104,24 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		out["errors"] = errs
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// draftMutation resolves convertPullRequestToDraft (draft) or
+// markPullRequestReadyForReview: the pull request of the input's id
+// becomes a draft, or ready. Called with the server's lock held.
+func (s *Server) draftMutation(draft bool) resolver {
+	return func(args map[string]any) (any, *gqlError) {
+		input, _ := args["input"].(map[string]any)
+		id, _ := input["pullRequestId"].(string)
+		for n, pr := range s.prs {
+			if pullNodeID(n) == id {
+				pr.Draft = draft
+				s.prs[n] = pr
+				return map[string]any{"__typename": "Payload", "pullRequest": map[string]any{"__typename": "PullRequest", "id": id, "isDraft": draft}}, nil
+			}
+		}
+		return nil, &gqlError{Type: "NOT_FOUND", Message: "Could not resolve to a node with the global id of '" + id + "'"}
+	}
 }
 
 // viewerNode is the token's identity as GraphQL's viewer gives it: an

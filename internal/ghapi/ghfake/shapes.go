@@ -95,6 +95,8 @@ func (s *Server) pullJSON(pr forge.PullRequest, simple bool) map[string]any {
 	}
 	m["number"] = pr.Number
 	m["id"] = 100000 + pr.Number
+	m["node_id"] = pullNodeID(pr.Number)
+	m["draft"] = pr.Draft
 	m["state"] = pr.State
 	m["title"] = "Pull request " + strconv.Itoa(pr.Number)
 	m["url"] = s.apiURL("/repos/%s/%s/pulls/%d", s.owner, s.repo, pr.Number)
@@ -159,6 +161,9 @@ func (s *Server) issueJSON(pr forge.PullRequest) map[string]any {
 			"diff_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d.diff", s.owner, s.repo, pr.Number), "patch_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d.patch", s.owner, s.repo, pr.Number)},
 	}
 }
+
+// pullNodeID is pull request number's GraphQL id.
+func pullNodeID(number int) string { return "PR_kwDO" + strconv.Itoa(number) }
 
 // labelJSON is a label as the issues API answers it (schema label).
 func (s *Server) labelJSON(name string) map[string]any {

@@ -22,6 +22,7 @@ func (s *Server) AddPullRequest(pr forge.PullRequest) {
 	if pr.Assignees == nil {
 		pr.Assignees = s.prs[pr.Number].Assignees
 	}
+	pr.Draft = pr.Draft || s.prs[pr.Number].Draft // a draft stays one until marked ready
 	s.prs[pr.Number] = pr
 }
 
@@ -38,6 +39,13 @@ func (s *Server) ReviewRequests(number int) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.reviewRequests[number]...)
+}
+
+// Draft says whether pull request number is a draft.
+func (s *Server) Draft(number int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prs[number].Draft
 }
 
 // Labels returns the labels of pull request number.
