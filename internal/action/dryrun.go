@@ -73,6 +73,11 @@ func (f *dryRunForge) MarkReadyForReview(_ context.Context, _ string) error {
 	return nil
 }
 
+func (f *dryRunForge) CancelRun(_ context.Context, id int64) error {
+	f.log("would cancel workflow run " + strconv.FormatInt(id, 10))
+	return nil
+}
+
 func (f *dryRunForge) CreateRef(_ context.Context, ref, sha string) error {
 	f.log("would create " + ref + " at " + breaker.ShortSHA(sha))
 	return nil

@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -48,7 +49,7 @@ func recordedOnTrip(r *run, pr int) *ledger.OnTrip {
 // is neither recorded nor taken off later. It returns what to record.
 func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) *ledger.OnTrip {
 	add, remove, unassign, review := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign, r.in.OnTripRequestReview
-	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0 && !r.in.OnTripDraft) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
+	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0 && !r.in.OnTripDraft && !r.in.CancelWorkflows) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
 		return nil
 	}
 	current, err := r.forge.PullRequest(ctx, pr.Number)
@@ -91,7 +92,10 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 		labelError(r, r.forge.ConvertToDraft(ctx, current.NodeID), "convert to a draft", pr.Number) {
 		rec.Drafted = true
 	}
-	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.Reviewers) == 0 && !rec.Drafted {
+	if r.in.CancelWorkflows {
+		rec.Cancelled = cancelRuns(ctx, r, current.HeadRef)
+	}
+	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.Reviewers) == 0 && !rec.Drafted && len(rec.Cancelled) == 0 {
 		return nil
 	}
 	r.noteDone("on the trip: %s (a verified reset undoes it)", describeOnTrip(rec))
@@ -131,11 +135,15 @@ func undoOnTrip(ctx context.Context, r *run, pr int) {
 // labelError notes a failed label request (what it tried, on which pull
 // request, and the permission when that was it); it reports success.
 func labelError(r *run, err error, what string, pr int) bool {
+	target, perm := "", "`actions: write`"
+	if pr > 0 {
+		target, perm = fmt.Sprintf(" #%d", pr), "`issues: write` or `pull-requests: write`"
+	}
 	switch {
 	case errors.Is(err, forge.ErrForbidden):
-		r.note("could not %s #%d: the token may not (give the job `issues: write` or `pull-requests: write`); the verdict is the same", what, pr)
+		r.note("could not %s%s: the token may not (give the job %s); the verdict is the same", what, target, perm)
 	case err != nil:
-		r.note("could not %s #%d: %v", what, pr, err)
+		r.note("could not %s%s: %v", what, target, err)
 	default:
 		return true
 	}
@@ -159,7 +167,33 @@ func describeOnTrip(rec ledger.OnTrip) string {
 	if rec.Drafted {
 		parts = append(parts, "made it a draft")
 	}
+	if len(rec.Cancelled) > 0 {
+		parts = append(parts, fmt.Sprintf("cancelled %d workflow runs still going on the branch", len(rec.Cancelled)))
+	}
 	return strings.Join(parts, "; ")
+}
+
+// cancelRuns cancels the workflow runs in progress on branch, this one
+// aside, and returns those it cancelled.
+func cancelRuns(ctx context.Context, r *run, branch string) []int64 {
+	if branch == "" {
+		return nil
+	}
+	ids, err := r.forge.InProgressRuns(ctx, branch)
+	if !labelError(r, err, "list the workflow runs still going on "+branch, 0) {
+		return nil
+	}
+	self := r.gh.RunID
+	var done []int64
+	for _, id := range ids {
+		if id == self {
+			continue
+		}
+		if labelError(r, r.forge.CancelRun(ctx, id), fmt.Sprintf("cancel workflow run %d", id), 0) {
+			done = append(done, id)
+		}
+	}
+	return done
 }
 
 // splitReviewers separates people (logins) from teams (ORG/SLUG, given to

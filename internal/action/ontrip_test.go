@@ -176,3 +176,27 @@ func TestOnTrip_ADraftUntilTheReset(t *testing.T) {
 		}
 	}
 }
+
+// cancel-workflows cancels, at the trip, the workflow runs still going on
+// the pull request's branch — the agent's next attempts — and leaves this
+// run, other branches' and finished runs alone.
+func TestOnTrip_TheAgentsRunsAreCancelled(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["cancel-workflows"] = "true"
+	r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: 9001, Branch: "copilot/fix-login", Event: "pull_request", Status: "in_progress"})
+	r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: 9002, Branch: "copilot/fix-login", Event: "pull_request", Status: "completed"})
+	r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: 9003, Branch: "people/docs", Event: "pull_request", Status: "in_progress"})
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	head := r.tripOn(7, "copilot/fix-login")
+	cancelled := map[int64]bool{}
+	for _, run := range r.srv.WorkflowRuns() {
+		cancelled[run.ID] = run.Cancelled
+	}
+	if !cancelled[9001] || cancelled[9002] || cancelled[9003] {
+		t.Fatalf("cancelled %v; want only 9001, the branch's run still going", cancelled)
+	}
+	if e, err := ledger.Decode(r.checkRun(head).Text); err != nil || e.OnTrip == nil || len(e.OnTrip.Cancelled) != 1 {
+		t.Fatalf("the trip's entry records %+v (%v); want the cancelled run", e.OnTrip, err)
+	}
+}

@@ -13,6 +13,7 @@ type (
 	Assignees    = forge.Assignees
 	Reviews      = forge.Reviews
 	Drafts       = forge.Drafts
+	Runs         = forge.Runs
 	Commits      = forge.Commits
 	People       = forge.People
 	Artifacts    = forge.Artifacts

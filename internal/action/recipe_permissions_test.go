@@ -39,6 +39,8 @@ var requestPermissions = []struct {
 	{"DELETE", regexp.MustCompile(`/issues/\d+/labels/`), []string{"pull-requests: write|issues: write"}},
 	{"POST", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
 	{"POST", regexp.MustCompile(`/pulls/\d+/requested_reviewers$`), []string{"pull-requests: write"}},
+	{"GET", regexp.MustCompile(`/actions/runs$`), []string{"actions: read"}},
+	{"POST", regexp.MustCompile(`/actions/runs/\d+/cancel$`), []string{"actions: write"}},
 	{"DELETE", regexp.MustCompile(`/pulls/\d+/requested_reviewers$`), []string{"pull-requests: write"}},
 	{"DELETE", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
 	{"GET", regexp.MustCompile(`/collaborators/[^/]+/permission$`), nil},

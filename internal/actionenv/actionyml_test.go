@@ -277,6 +277,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"on-trip-unassign":       "",
 		"on-trip-request-review": "",
 		"on-trip-draft":          strconv.FormatBool(none.OnTripDraft),
+		"cancel-workflows":       strconv.FormatBool(none.CancelWorkflows),
 		"pull-request":           "",
 	}
 	if diff := cmp.Diff(want, m.defaults); diff != "" {

@@ -66,6 +66,9 @@ type Inputs struct {
 	// OnTripDraft turns the pull request into a draft when the breaker
 	// trips, and ready again at a verified reset if it was ready before.
 	OnTripDraft bool
+	// CancelWorkflows cancels, at the trip, the workflow runs still going
+	// on the pull request's branch (the agent's), this one aside.
+	CancelWorkflows bool
 }
 
 // The mode input's values.
@@ -80,7 +83,7 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "on-trip-request-review", "on-trip-draft", "mode", "pull-request",
+	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "on-trip-request-review", "on-trip-draft", "cancel-workflows", "mode", "pull-request",
 }
 
 // The comment input's modes: when the sticky comment is first posted.
@@ -165,6 +168,7 @@ func (a *Action) Inputs() (Inputs, error) {
 	}
 	in.AllowPRAuthor, errs = a.boolInput("allow-pr-author", false, errs)
 	in.OnTripDraft, errs = a.boolInput("on-trip-draft", false, errs)
+	in.CancelWorkflows, errs = a.boolInput("cancel-workflows", false, errs)
 	if v := a.Input("threshold"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err == nil {

@@ -78,6 +78,13 @@ type Drafts interface {
 	MarkReadyForReview(ctx context.Context, nodeID string) error
 }
 
+// Runs lists the workflow runs still going on a branch and cancels them:
+// the cancel-workflows input.
+type Runs interface {
+	InProgressRuns(ctx context.Context, branch string) ([]int64, error)
+	CancelRun(ctx context.Context, id int64) error
+}
+
 // Commits writes the rollback commit.
 type Commits interface {
 	CommitTree(ctx context.Context, sha string) (tree string, err error)
@@ -111,6 +118,7 @@ type Forge interface {
 	Assignees
 	Reviews
 	Drafts
+	Runs
 	Commits
 	People
 	LedgerStore

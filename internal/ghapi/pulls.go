@@ -2,6 +2,7 @@ package ghapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -192,6 +193,38 @@ func (c *Client) RemoveReviewRequest(ctx context.Context, pr int, people, teams 
 	_, err := c.call(fmt.Sprintf("take back the review request of #%d", pr), func() (*github.Response, error) {
 		return c.gh.PullRequests.RemoveReviewers(ctx, c.owner, c.repo, pr, github.ReviewersRequest{Reviewers: people, TeamReviewers: teams})
 	})
+	return err
+}
+
+// InProgressRuns lists the workflow runs in progress on branch (GET
+// actions/runs?branch=&status=in_progress), their ids.
+func (c *Client) InProgressRuns(ctx context.Context, branch string) ([]int64, error) {
+	var runs *github.WorkflowRuns
+	_, err := c.call("list the workflow runs of "+branch, func() (r *github.Response, err error) {
+		runs, r, err = c.gh.Actions.ListRepositoryWorkflowRuns(ctx, c.owner, c.repo,
+			&github.ListWorkflowRunsOptions{Branch: branch, Status: "in_progress", ListOptions: github.ListOptions{PerPage: 100}})
+		return r, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, run := range runs.WorkflowRuns {
+		ids = append(ids, run.GetID())
+	}
+	return ids, nil
+}
+
+// CancelRun cancels workflow run id (POST actions/runs/{id}/cancel, which
+// answers 202); one that completed meanwhile (409) is success.
+func (c *Client) CancelRun(ctx context.Context, id int64) error {
+	resp, err := c.call(fmt.Sprintf("cancel workflow run %d", id), func() (*github.Response, error) {
+		return c.gh.Actions.CancelWorkflowRunByID(ctx, c.owner, c.repo, id)
+	})
+	var accepted *github.AcceptedError
+	if errors.As(err, &accepted) || status(resp) == http.StatusAccepted || status(resp) == http.StatusConflict {
+		return nil
+	}
 	return err
 }
 

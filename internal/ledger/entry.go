@@ -154,6 +154,9 @@ type OnTrip struct {
 	// Drafted says it turned the pull request, ready for review then, into
 	// a draft (on-trip-draft); a verified reset marks it ready again.
 	Drafted bool `json:"drafted,omitempty"`
+	// Cancelled are the workflow runs in progress on the branch it
+	// cancelled (cancel-workflows): nothing a reset can undo.
+	Cancelled []int64 `json:"cancelled,omitempty"`
 }
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and

@@ -41,7 +41,15 @@
 //	POST   /repos/{o}/{r}/check-runs
 //	GET    /repos/{o}/{r}/actions/runs/{run}/artifacts  name, per_page, page
 //	GET    /repos/{o}/{r}/actions/artifacts/{id}/zip    302 to the archive
-//	POST   /graphql (and /api/graphql, as GHES)
+//	POST   /repos/{o}/{r}/issues/{n}/labels             {"labels": [...]}: the labels after
+//	DELETE /repos/{o}/{r}/issues/{n}/labels/{name}      404 "Label does not exist"
+//	POST   /repos/{o}/{r}/issues/{n}/assignees          201, the issue
+//	DELETE /repos/{o}/{r}/issues/{n}/assignees          200, the issue
+//	POST   /repos/{o}/{r}/pulls/{n}/requested_reviewers 201, the pull request
+//	DELETE /repos/{o}/{r}/pulls/{n}/requested_reviewers 200, the pull request
+//	GET    /repos/{o}/{r}/actions/runs                  branch, status
+//	POST   /repos/{o}/{r}/actions/runs/{id}/cancel      202 {}; 409 once completed
+//	POST   /graphql (and /api/graphql, as GHES)         queries, and the draft mutations
 //
 // The comment endpoints answer 404 for a pull request that was not
 // added. A ref update without force is refused only when the new commit

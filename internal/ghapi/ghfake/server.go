@@ -92,13 +92,15 @@ type Server struct {
 	// reviewRequests are the people and teams ("team:SLUG") asked to review
 	// each pull request.
 	reviewRequests map[int][]string
-	comments       []comment
-	nextID         int64
-	refs           map[string]string
-	perms          map[string]string
-	commits        map[string]commit
-	failures       []Failure
-	calls          []Call
+	// runs are the repository's workflow runs (AddWorkflowRun).
+	runs     []WorkflowRun
+	comments []comment
+	nextID   int64
+	refs     map[string]string
+	perms    map[string]string
+	commits  map[string]commit
+	failures []Failure
+	calls    []Call
 
 	checkRuns     []CheckRun
 	defaultBranch string
@@ -244,6 +246,8 @@ func (s *Server) routes() http.Handler {
 	handle("DELETE /issues/{number}/labels/{name}", s.removeLabel)
 	handle("POST /issues/{number}/assignees", s.assign)
 	handle("POST /pulls/{number}/requested_reviewers", s.reviewers)
+	handle("GET /actions/runs", s.listRuns)
+	handle("POST /actions/runs/{run}/cancel", s.cancelRun)
 	handle("DELETE /pulls/{number}/requested_reviewers", s.reviewers)
 	handle("PATCH /issues/comments/{id}", s.editComment)
 	// DELETE issues/comments/{id} and DELETE issues/{number}/assignees
