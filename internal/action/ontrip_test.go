@@ -200,3 +200,53 @@ func TestOnTrip_TheAgentsRunsAreCancelled(t *testing.T) {
 		t.Fatalf("the trip's entry records %+v (%v); want the cancelled run", e.OnTrip, err)
 	}
 }
+
+// Every on-trip input at once (issue 32): the trip labels, takes the
+// trigger label off, unassigns the agent, makes a draft, asks for a
+// review and cancels the agent's run; the next run of the OPEN circuit
+// changes nothing; a verified reset undoes each (the draft: it was ready).
+func TestOnTrip_EveryInputOnceAndUndoneByTheReset(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	for k, v := range map[string]string{"on-trip-label": "breaker: stopped", "on-trip-remove-labels": "fix-me",
+		"on-trip-unassign": "Copilot", "on-trip-request-review": "bob", "on-trip-draft": "true", "cancel-workflows": "true"} {
+		r.inputs[k] = v
+	}
+	r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open",
+		Labels: []string{"fix-me"}, Assignees: []string{"Copilot"}})
+	r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: 9001, Branch: "copilot/fix-login", Event: "pull_request", Status: "in_progress"})
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login")
+	state := func() string {
+		runs := r.srv.WorkflowRuns()
+		return strings.Join([]string{strings.Join(r.srv.Labels(7), "+"), strings.Join(r.srv.Assignees(7), "+"),
+			strings.Join(r.srv.ReviewRequests(7), "+"), map[bool]string{true: "draft", false: "ready"}[r.srv.Draft(7)],
+			map[bool]string{true: "cancelled", false: "running"}[runs[0].Cancelled]}, " | ")
+	}
+	if got, want := state(), "breaker: stopped |  | bob | draft | cancelled"; got != want {
+		t.Fatalf("after the trip: %q, want %q", got, want)
+	}
+	writes := func() int {
+		n := 0
+		for _, c := range r.srv.Calls() {
+			if c.Method != "GET" && (strings.Contains(c.Path, "/labels") || strings.Contains(c.Path, "/assignees") ||
+				strings.Contains(c.Path, "/requested_reviewers") || strings.Contains(c.Path, "/cancel")) {
+				n++
+			}
+		}
+		return n
+	}
+	before := writes()
+	r.commit("Fix the login once more")
+	r.results(map[string]string{"TestLogin": "fail"})
+	r.open(7, "copilot/fix-login")
+	if o := r.push("copilot/fix-login"); o.state() != "OPEN" || writes() != before {
+		t.Fatalf("the next run of the OPEN circuit: %q, %d more on-trip writes; want OPEN and none", o.state(), writes()-before)
+	}
+	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.Err != nil {
+		t.Fatalf("the reset: %v", o.Err)
+	}
+	if got, want := state(), "fix-me | Copilot |  | ready | cancelled"; got != want {
+		t.Errorf("after the reset: %q, want %q (a cancelled run stays cancelled)", got, want)
+	}
+}
