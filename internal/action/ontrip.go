@@ -82,6 +82,9 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 	if len(assigned) > 0 && labelError(r, r.forge.RemoveAssignees(ctx, pr.Number, assigned), "unassign "+strings.Join(assigned, ", ")+" from", pr.Number) {
 		rec.Unassigned = assigned
 	}
+	if len(unassign) > 0 {
+		rec.IssueUnassigned = unassignFromIssues(ctx, r, pr.Number, unassign)
+	}
 	if len(review) > 0 {
 		people, teams := splitReviewers(review)
 		if labelError(r, r.forge.RequestReview(ctx, pr.Number, people, teams), "ask "+strings.Join(review, ", ")+" to review", pr.Number) {
@@ -95,7 +98,7 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 	if r.in.CancelWorkflows {
 		rec.Cancelled = cancelRuns(ctx, r, current.HeadRef)
 	}
-	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.Reviewers) == 0 && !rec.Drafted && len(rec.Cancelled) == 0 {
+	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.IssueUnassigned) == 0 && len(rec.Reviewers) == 0 && !rec.Drafted && len(rec.Cancelled) == 0 {
 		return nil
 	}
 	r.noteDone("on the trip: %s (a verified reset undoes it)", describeOnTrip(rec))
@@ -117,6 +120,9 @@ func undoOnTrip(ctx context.Context, r *run, pr int) {
 	}
 	if len(rec.Unassigned) > 0 {
 		labelError(r, r.forge.AddAssignees(ctx, pr, rec.Unassigned), "assign "+strings.Join(rec.Unassigned, ", ")+" again to", pr)
+	}
+	for _, iu := range rec.IssueUnassigned {
+		labelError(r, r.forge.AddAssignees(ctx, iu.Issue, iu.Logins), "assign "+strings.Join(iu.Logins, ", ")+" again to", iu.Issue)
 	}
 	if len(rec.Reviewers) > 0 {
 		people, teams := splitReviewers(rec.Reviewers)
@@ -161,6 +167,9 @@ func describeOnTrip(rec ledger.OnTrip) string {
 	if len(rec.Unassigned) > 0 {
 		parts = append(parts, "unassigned "+strings.Join(rec.Unassigned, ", "))
 	}
+	for _, iu := range rec.IssueUnassigned {
+		parts = append(parts, fmt.Sprintf("unassigned %s from #%d", strings.Join(iu.Logins, ", "), iu.Issue))
+	}
 	if len(rec.Reviewers) > 0 {
 		parts = append(parts, "asked "+strings.Join(rec.Reviewers, ", ")+" to review")
 	}
@@ -171,6 +180,28 @@ func describeOnTrip(rec ledger.OnTrip) string {
 		parts = append(parts, fmt.Sprintf("cancelled %d workflow runs still going on the branch", len(rec.Cancelled)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// unassignFromIssues unassigns the listed logins from the issues pull
+// request pr closes, and returns what it did.
+func unassignFromIssues(ctx context.Context, r *run, pr int, unassign []string) []ledger.IssueLogins {
+	issues, err := r.forge.ClosingIssues(ctx, pr)
+	if !labelError(r, err, "read the issues closed by", pr) {
+		return nil
+	}
+	var out []ledger.IssueLogins
+	for _, is := range issues {
+		var who []string
+		for _, a := range is.Assignees {
+			if slices.ContainsFunc(unassign, func(l string) bool { return forge.SameLogin(a, l) }) {
+				who = append(who, a)
+			}
+		}
+		if len(who) > 0 && labelError(r, r.forge.RemoveAssignees(ctx, is.Number, who), "unassign "+strings.Join(who, ", ")+" from", is.Number) {
+			out = append(out, ledger.IssueLogins{Issue: is.Number, Logins: who})
+		}
+	}
+	return out
 }
 
 // cancelRuns cancels the workflow runs in progress on branch, this one

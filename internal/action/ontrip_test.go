@@ -117,18 +117,23 @@ func TestOnTrip_TheLabelsThatStartTheAgentComeOffUntilTheReset(t *testing.T) {
 	}
 }
 
-// on-trip-unassign unassigns the agent at the trip — GitHub stops
-// Copilot's coding agent when it is unassigned — and a verified reset
-// assigns it again; a person assigned beside it stays.
+// on-trip-unassign unassigns the agent at the trip, from the pull request
+// and from the issue it closes — GitHub stops Copilot's coding agent when
+// it is unassigned — and a verified reset assigns it again; a person
+// assigned beside it stays.
 func TestOnTrip_TheAgentIsUnassignedUntilTheReset(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
 	r.inputs["on-trip-unassign"] = "Copilot"
 	r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open", Assignees: []string{"Copilot", "alice"}})
+	r.srv.AddIssue(12, []string{"Copilot"}, 7) // the issue #7 closes, assigned to the agent
 	r.git("checkout", "-q", "-b", "copilot/fix-login")
 	head := r.tripOn(7, "copilot/fix-login")
 	if got := r.srv.Assignees(7); slices.Contains(got, "Copilot") || !slices.Contains(got, "alice") {
 		t.Fatalf("after the trip the assignees are %v; want Copilot unassigned, alice kept", got)
+	}
+	if got := r.srv.IssueAssignees(12); slices.Contains(got, "Copilot") {
+		t.Fatalf("after the trip the issue #7 closes is still assigned to %v", got)
 	}
 	if e, err := ledger.Decode(r.checkRun(head).Text); err != nil || e.OnTrip == nil || strings.Join(e.OnTrip.Unassigned, ",") != "Copilot" {
 		t.Fatalf("the trip's entry records %+v (%v); want Copilot unassigned", e.OnTrip, err)
@@ -136,6 +141,9 @@ func TestOnTrip_TheAgentIsUnassignedUntilTheReset(t *testing.T) {
 	r.comment(7, "alice", "/breaker reset copilot-fix-login")
 	if got := r.srv.Assignees(7); !slices.Contains(got, "Copilot") {
 		t.Errorf("after the reset the assignees are %v; want Copilot again", got)
+	}
+	if got := r.srv.IssueAssignees(12); !slices.Contains(got, "Copilot") {
+		t.Errorf("after the reset the issue's assignees are %v; want Copilot again", got)
 	}
 }
 

@@ -24,6 +24,12 @@ type PullRequest struct {
 	Draft  bool
 }
 
+// Issue is an issue a pull request closes, with its assignees.
+type Issue struct {
+	Number    int
+	Assignees []string
+}
+
 // Comment is an issue comment on a pull request.
 type Comment struct {
 	ID     int64

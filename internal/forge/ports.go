@@ -61,6 +61,9 @@ type Labels interface {
 type Assignees interface {
 	RemoveAssignees(ctx context.Context, issue int, logins []string) error
 	AddAssignees(ctx context.Context, issue int, logins []string) error
+	// ClosingIssues are the issues pull request pr closes, with their
+	// assignees: an agent assigned to the issue is unassigned there too.
+	ClosingIssues(ctx context.Context, pr int) ([]Issue, error)
 }
 
 // Reviews asks people or teams to review a pull request, and takes the

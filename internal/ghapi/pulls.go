@@ -228,6 +228,45 @@ func (c *Client) CancelRun(ctx context.Context, id int64) error {
 	return err
 }
 
+// closingIssuesQuery reads the issues a pull request closes ("Fixes #N"
+// and the pull request's Development links) and their assignees.
+type closingIssuesQuery struct {
+	Repository struct {
+		PullRequest *struct {
+			ClosingIssuesReferences struct {
+				Nodes []struct {
+					Number    int
+					Assignees struct {
+						Nodes []actor
+					} `graphql:"assignees(first: 20)"`
+				}
+			} `graphql:"closingIssuesReferences(first: 10)"`
+		} `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// ClosingIssues are the issues pull request pr closes, with their
+// assignees.
+func (c *Client) ClosingIssues(ctx context.Context, pr int) ([]forge.Issue, error) {
+	var q closingIssuesQuery
+	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "number": githubv4.Int(pr)}
+	if err := c.query(ctx, fmt.Sprintf("read the issues #%d closes", pr), &q, vars); err != nil {
+		return nil, err
+	}
+	if q.Repository.PullRequest == nil {
+		return nil, nil
+	}
+	var out []forge.Issue
+	for _, n := range q.Repository.PullRequest.ClosingIssuesReferences.Nodes {
+		is := forge.Issue{Number: n.Number}
+		for _, a := range n.Assignees.Nodes {
+			is.Assignees = append(is.Assignees, a.login())
+		}
+		out = append(out, is)
+	}
+	return out, nil
+}
+
 // RemoveAssignees unassigns logins from issue (or pull request) number
 // (DELETE issues/{n}/assignees).
 func (c *Client) RemoveAssignees(ctx context.Context, issue int, who []string) error {

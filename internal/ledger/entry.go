@@ -148,6 +148,8 @@ type OnTrip struct {
 	// (on-trip-unassign: the agent's), which a verified reset assigns
 	// again.
 	Unassigned []string `json:"unassigned,omitempty"`
+	// IssueUnassigned are the same, on the issues the pull request closes.
+	IssueUnassigned []IssueLogins `json:"issue_unassigned,omitempty"`
 	// Reviewers are the people and teams (ORG/SLUG) it asked to review
 	// (on-trip-request-review), whose request a verified reset takes back.
 	Reviewers []string `json:"reviewers,omitempty"`
@@ -157,6 +159,12 @@ type OnTrip struct {
 	// Cancelled are the workflow runs in progress on the branch it
 	// cancelled (cancel-workflows): nothing a reset can undo.
 	Cancelled []int64 `json:"cancelled,omitempty"`
+}
+
+// IssueLogins are logins unassigned from one issue.
+type IssueLogins struct {
+	Issue  int      `json:"issue"`
+	Logins []string `json:"logins"`
 }
 
 // Tag is a tag a run created or moved: its name (without refs/tags/) and

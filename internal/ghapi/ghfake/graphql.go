@@ -190,6 +190,18 @@ func (s *Server) pullRequestNode(pr int) map[string]any {
 	return map[string]any{
 		"__typename": "PullRequest",
 		"number":     pr,
+		"closingIssuesReferences": conn("closingIssuesReferences", func(map[string]any) []any {
+			var out []any
+			for _, n := range s.closing[pr] {
+				var assignees []any
+				for _, a := range s.issues[n] {
+					assignees = append(assignees, actorNode(a))
+				}
+				out = append(out, map[string]any{"__typename": "Issue", "number": n,
+					"assignees": conn("assignees", func(map[string]any) []any { return assignees })})
+			}
+			return out
+		}),
 		"commits": conn("commits", func(map[string]any) []any {
 			shas, ok := s.prCommits[pr]
 			if !ok {

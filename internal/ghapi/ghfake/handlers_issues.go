@@ -155,6 +155,10 @@ func (s *Server) assign(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	pr, ok := s.prs[n]
+	issue, isIssue := s.issues[n]
+	if isIssue && !ok {
+		pr, ok = forge.PullRequest{Number: n, State: "open", Assignees: issue}, true
+	}
 	if ok {
 		for _, a := range body.Assignees {
 			i := slices.Index(pr.Assignees, a)
@@ -165,7 +169,11 @@ func (s *Server) assign(w http.ResponseWriter, r *http.Request) {
 				pr.Assignees = slices.Delete(slices.Clone(pr.Assignees), i, i+1)
 			}
 		}
-		s.prs[n] = pr
+		if isIssue {
+			s.issues[n] = pr.Assignees
+		} else {
+			s.prs[n] = pr
+		}
 	}
 	s.mu.Unlock()
 	if !ok {
@@ -176,7 +184,12 @@ func (s *Server) assign(w http.ResponseWriter, r *http.Request) {
 	if r.Method == "POST" {
 		status = http.StatusCreated
 	}
-	writeJSON(w, status, s.issueJSON(pr))
+	m := s.issueJSON(pr)
+	if isIssue {
+		delete(m, "pull_request") // an issue, not a pull request
+		m["html_url"] = fmt.Sprintf("https://github.com/%s/%s/issues/%d", s.owner, s.repo, n)
+	}
+	writeJSON(w, status, m)
 }
 
 func (s *Server) writeLabels(w http.ResponseWriter, names []string) {

@@ -93,7 +93,11 @@ type Server struct {
 	// each pull request.
 	reviewRequests map[int][]string
 	// runs are the repository's workflow runs (AddWorkflowRun).
-	runs     []WorkflowRun
+	runs []WorkflowRun
+	// issues are issues that are not pull requests, with their assignees
+	// (AddIssue); closing are the issues each pull request closes.
+	issues   map[int][]string
+	closing  map[int][]int
 	comments []comment
 	nextID   int64
 	refs     map[string]string
@@ -135,7 +139,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	s := &Server{
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
-		prs: map[int]forge.PullRequest{}, reviewRequests: map[int][]string{}, nextID: 1000,
+		prs: map[int]forge.PullRequest{}, reviewRequests: map[int][]string{}, issues: map[int][]string{}, closing: map[int][]int{}, nextID: 1000,
 		nextCheckRunID: firstCheckRunID - 1, nextCommentID: firstCommentID - 1, gqlLimit: DefaultGraphQLLimit,
 		appID: ActionsAppID, appSlug: ActionsAppSlug, botLogin: BotLogin,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},

@@ -48,6 +48,24 @@ func (s *Server) Draft(number int) bool {
 	return s.prs[number].Draft
 }
 
+// AddIssue adds issue number (not a pull request) with its assignees, and
+// says the pull requests in closedBy close it ("Fixes #N").
+func (s *Server) AddIssue(number int, assignees []string, closedBy ...int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.issues[number] = append([]string(nil), assignees...)
+	for _, pr := range closedBy {
+		s.closing[pr] = append(s.closing[pr], number)
+	}
+}
+
+// IssueAssignees returns the assignees of issue number (AddIssue).
+func (s *Server) IssueAssignees(number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.issues[number]...)
+}
+
 // Labels returns the labels of pull request number.
 func (s *Server) Labels(number int) []string {
 	s.mu.Lock()
