@@ -76,10 +76,13 @@ func TestOnTrip_OthersLabelsAndMissingPermission(t *testing.T) {
 		t.Parallel()
 		r := newRig(t)
 		r.inputs["on-trip-label"] = "breaker: stopped"
-		// GitHub's answer to a token without issues: write ("Resource not
-		// accessible by integration", 403: the REST reference's error for
-		// a missing permission).
+		r.inputs["cancel-workflows"] = "true"
+		r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: 9001, Branch: "copilot/fix-login", Event: "pull_request", Status: "in_progress"})
+		// GitHub's answer to a token without issues: write or actions:
+		// write ("Resource not accessible by integration", 403: the REST
+		// reference's error for a missing permission).
 		r.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/issues/7/labels", Status: 403, Times: 5})
+		r.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/actions/runs/*/cancel", Status: 403, Times: 5})
 		r.git("checkout", "-q", "-b", "copilot/fix-login")
 		r.git("commit", "-q", "--allow-empty", "-m", "Start")
 		var o outcome
@@ -89,7 +92,7 @@ func TestOnTrip_OthersLabelsAndMissingPermission(t *testing.T) {
 			r.open(7, "copilot/fix-login")
 			o = r.push("copilot/fix-login")
 		}
-		if o.state() != "OPEN" || o.Err != nil || !strings.Contains(o.stdout, "could not put the label") {
+		if o.state() != "OPEN" || o.Err != nil || !strings.Contains(o.stdout, "could not put the label") || !strings.Contains(o.stdout, "`actions: write`") {
 			t.Fatalf("state %q, err %v; want OPEN, no error, and a note\n%s", o.state(), o.Err, o.stdout)
 		}
 	})
@@ -233,6 +236,9 @@ func TestOnTrip_EveryInputOnceAndUndoneByTheReset(t *testing.T) {
 	}
 	if got, want := state(), "breaker: stopped |  | bob | draft | cancelled"; got != want {
 		t.Fatalf("after the trip: %q, want %q", got, want)
+	}
+	if c := r.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "on the trip the breaker put the label") {
+		t.Errorf("the comment does not say what the trip did: %v", c)
 	}
 	writes := func() int {
 		n := 0

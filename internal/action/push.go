@@ -87,7 +87,10 @@ func judge(ctx context.Context, r *run, head, branch string, pr *forge.PullReque
 			x.tags = append(x.tags, ledger.Tag{Name: d.Checkpoint.Tag, SHA: sha})
 		}
 	}
-	x.onTrip = actOnTrip(ctx, r, d, pr)
+	if x.onTrip = actOnTrip(ctx, r, d, pr); x.onTrip != nil {
+		// Shown in the comment, the check and the summary with the notes.
+		d.Notes = append(d.Notes, "on the trip the breaker "+describeOnTrip(*x.onTrip)+"; a maintainer's verified /breaker reset undoes it")
+	}
 	ledgerErr := writeCheckRun(ctx, r, snap, d, x)
 	publish(ctx, r, d, refs, pr, "")
 	// A dry run records and never blocks: the verdict is in the ledger, the
