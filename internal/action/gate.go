@@ -22,6 +22,13 @@ import (
 // nothing: no check run, no comment, no tag.
 func onGate(ctx context.Context, r *run) Outcome {
 	pr, branch, err := gateTarget(ctx, r)
+	if errors.Is(err, errNothingToGate) {
+		r.ax.Logf("breaker gate: %v", err)
+		if werr := r.ax.SetOutputs([]actionenv.Output{{Name: "state", Value: string(breaker.StateClosed)}, {Name: "tripped", Value: "false"}}); werr != nil {
+			r.ax.Logf("breaker: outputs not written: GITHUB_OUTPUT is unusable")
+		}
+		return Outcome{Decision: &breaker.Decision{State: breaker.StateClosed}, Enforce: true}
+	}
 	if err != nil {
 		return r.fail("cannot tell which pull request the agent works on", err)
 	}
@@ -77,6 +84,10 @@ func onGate(ctx context.Context, r *run) Outcome {
 	return Outcome{Decision: &d, Enforce: true}
 }
 
+// errNothingToGate: the agent was started on an issue no open pull request
+// closes yet; its first pull request is judged when it pushes.
+var errNothingToGate = errors.New("no open pull request closes the issue yet: nothing to gate")
+
 // readGate reads the ledger of pull request number (or of branch, without
 // one), verifies its resets against their comments, and reads the gate.
 func readGate(ctx context.Context, r *run, number int, branch string) (evaluate.Gate, error) {
@@ -118,6 +129,21 @@ func gateTarget(ctx context.Context, r *run) (*forge.PullRequest, string, error)
 		pr, err := r.forge.PullRequest(ctx, ev.Comment.Issue)
 		if err != nil {
 			return nil, "", fmt.Errorf("read pull request #%d: %w", ev.Comment.Issue, err)
+		}
+		return &pr, "", nil
+	case ev.Comment != nil && ev.Comment.Issue > 0:
+		// An agent started on an issue works on the pull request that
+		// closes it: that one is gated (none open yet: nothing to gate).
+		prs, err := r.forge.ClosingPullRequests(ctx, ev.Comment.Issue)
+		if err != nil {
+			return nil, "", fmt.Errorf("read the pull requests that close #%d: %w", ev.Comment.Issue, err)
+		}
+		if len(prs) == 0 {
+			return nil, "", errNothingToGate
+		}
+		pr, err := r.forge.PullRequest(ctx, prs[0])
+		if err != nil {
+			return nil, "", fmt.Errorf("read pull request #%d: %w", prs[0], err)
 		}
 		return &pr, "", nil
 	case ev.WorkflowRun != nil:

@@ -106,3 +106,26 @@ func TestGate_LetsAHealthyLineThrough(t *testing.T) {
 		t.Errorf("no pull request, no branch: err %v; want an error naming the input pull-request\n%s", o.Err, o.stdout)
 	}
 }
+
+// An agent started on an issue (a comment on it) works on the pull
+// request that closes the issue: the gate reads that one's ledger. An
+// issue no open pull request closes yet has nothing to gate.
+func TestGate_AnIssueIsGatedByThePullRequestThatClosesIt(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login")
+	r.srv.AddIssue(12, nil, 7)
+	r.srv.AddIssue(13, nil)
+	onIssue := func(n int) map[string]any {
+		p := r.commented(n, "bob", "@openhands-agent fix this")
+		delete(p["issue"].(map[string]any), "pull_request") // an issue, not a pull request
+		return p
+	}
+	if o := r.gate("issue_comment", onIssue(12), nil); o.state() != "OPEN" || !o.Enforce || o.outputs["slice"] != "copilot-fix-login" {
+		t.Fatalf("the issue #7 closes: state %q, outputs %v; want OPEN on #7's slice\n%s", o.state(), o.outputs, o.stdout)
+	}
+	if o := r.gate("issue_comment", onIssue(13), nil); o.Err != nil || o.state() != "CLOSED" || !strings.Contains(o.stdout, "nothing to gate") {
+		t.Fatalf("an issue no pull request closes: err %v, state %q; want CLOSED, nothing to gate\n%s", o.Err, o.state(), o.stdout)
+	}
+}

@@ -121,9 +121,10 @@ func loadSchema(t *testing.T, sdl string) *ast.Schema {
 	return schema
 }
 
-// The two mutations the on-trip-draft input sends, and the query of the
-// issues a pull request closes (on-trip-unassign), validate against
-// GitHub's schema, and the fake answers them.
+// The two mutations the on-trip-draft input sends, the query of the
+// issues a pull request closes (on-trip-unassign) and of the pull requests
+// that close an issue (the gate on an issue) validate against GitHub's
+// schema, and the fake answers them.
 func TestDraftMutations_ValidateAgainstGitHubsSchema(t *testing.T) {
 	t.Parallel()
 	schema := githubSchema(t)
@@ -148,9 +149,12 @@ func TestDraftMutations_ValidateAgainstGitHubsSchema(t *testing.T) {
 	if err != nil || len(issues) != 1 || issues[0].Number != 12 || strings.Join(issues[0].Assignees, ",") != "Copilot" {
 		t.Fatalf("ClosingIssues: %+v, %v", issues, err)
 	}
+	if prs, err := c.ClosingPullRequests(context.Background(), 12); err != nil || len(prs) != 1 || prs[0] != 7 {
+		t.Fatalf("ClosingPullRequests: %v, %v", prs, err)
+	}
 	queries := srv.GraphQLQueries()
-	if len(queries) != 3 {
-		t.Fatalf("%d GraphQL requests, want the two mutations and the closing issues' query", len(queries))
+	if len(queries) != 4 {
+		t.Fatalf("%d GraphQL requests, want the two mutations and the two queries of closing references", len(queries))
 	}
 	for _, q := range queries {
 		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {

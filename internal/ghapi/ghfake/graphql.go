@@ -156,6 +156,22 @@ func (s *Server) repositoryNode() map[string]any {
 			prefix, _ := args["refPrefix"].(string)
 			return s.tagNodes(prefix)
 		}),
+		"issue": resolver(func(args map[string]any) (any, *gqlError) {
+			n, _ := intArg(args["number"])
+			if _, ok := s.issues[n]; !ok {
+				return nil, &gqlError{Type: "NOT_FOUND", Message: "Could not resolve to an Issue with the number of " + strconv.Itoa(n) + "."}
+			}
+			return map[string]any{"__typename": "Issue", "number": n,
+				"closedByPullRequestsReferences": conn("closedByPullRequestsReferences", func(map[string]any) []any {
+					var out []any
+					for pr, issues := range s.closing {
+						if slices.Contains(issues, n) && s.prs[pr].State != "closed" {
+							out = append(out, map[string]any{"__typename": "PullRequest", "number": pr})
+						}
+					}
+					return out
+				})}, nil
+		}),
 		"pullRequest": resolver(func(args map[string]any) (any, *gqlError) {
 			n, _ := intArg(args["number"])
 			if _, ok := s.prs[n]; !ok && s.prCommits[n] == nil && !s.anyComment(n) {
