@@ -213,8 +213,9 @@ func TestOnTrip_TheAgentsRunsAreCancelled(t *testing.T) {
 }
 
 // Every on-trip input at once (issue 32): the trip labels, takes the
-// trigger label off, unassigns the agent, makes a draft, asks for a
-// review and cancels the agent's run; the next run of the OPEN circuit
+// trigger label off, unassigns the agent from the pull request and the
+// issue it closes, makes a draft, asks for a review and cancels the
+// agent's run; the next run of the OPEN circuit
 // changes nothing; a verified reset undoes each (the draft: it was ready).
 func TestOnTrip_EveryInputOnceAndUndoneByTheReset(t *testing.T) {
 	t.Parallel()
@@ -226,15 +227,17 @@ func TestOnTrip_EveryInputOnceAndUndoneByTheReset(t *testing.T) {
 	r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open",
 		Labels: []string{"fix-me"}, Assignees: []string{"Copilot"}})
 	r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: 9001, Branch: "copilot/fix-login", Event: "pull_request", Status: "in_progress"})
+	r.srv.AddIssue(12, []string{"Copilot"}, 7) // the issue #7 closes
 	r.git("checkout", "-q", "-b", "copilot/fix-login")
 	r.tripOn(7, "copilot/fix-login")
 	state := func() string {
 		runs := r.srv.WorkflowRuns()
 		return strings.Join([]string{strings.Join(r.srv.Labels(7), "+"), strings.Join(r.srv.Assignees(7), "+"),
+			strings.Join(r.srv.IssueAssignees(12), "+"),
 			strings.Join(r.srv.ReviewRequests(7), "+"), map[bool]string{true: "draft", false: "ready"}[r.srv.Draft(7)],
 			map[bool]string{true: "cancelled", false: "running"}[runs[0].Cancelled]}, " | ")
 	}
-	if got, want := state(), "breaker: stopped |  | bob | draft | cancelled"; got != want {
+	if got, want := state(), "breaker: stopped |  |  | bob | draft | cancelled"; got != want {
 		t.Fatalf("after the trip: %q, want %q", got, want)
 	}
 	if c := r.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "on the trip the breaker put the label") {
@@ -260,7 +263,7 @@ func TestOnTrip_EveryInputOnceAndUndoneByTheReset(t *testing.T) {
 	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.Err != nil {
 		t.Fatalf("the reset: %v", o.Err)
 	}
-	if got, want := state(), "fix-me | Copilot |  | ready | cancelled"; got != want {
+	if got, want := state(), "fix-me | Copilot | Copilot |  | ready | cancelled"; got != want {
 		t.Errorf("after the reset: %q, want %q (a cancelled run stays cancelled)", got, want)
 	}
 }
