@@ -481,7 +481,7 @@ func NamePrevHeads(line []ledger.Entry, history map[string]bool, head string) (p
 			}
 		}
 	}
-	seq = top + 1
+	seq = min(top+1, ledger.MaxSeq) // a forged seq at the bound never makes the next entry unreadable
 	named := map[string]bool{}
 	var picked []string
 	name := func(h string) {

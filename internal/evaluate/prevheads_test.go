@@ -156,3 +156,21 @@ func TestNamePrevHeads_AnEntryWithoutSeqIsNamed(t *testing.T) {
 		t.Fatalf("the entry without seq is not reached: names %v", e.PrevHeads)
 	}
 }
+
+// A seq at the bound (an entry forged without a ledger key may carry any)
+// never makes the next entry one the reader refuses: the next seq stays
+// within the bound, and the entry decodes.
+func TestNamePrevHeads_ASeqAtTheBoundStaysReadable(t *testing.T) {
+	t.Parallel()
+	w := &lineWriter{}
+	forged := ledger.Entry{Schema: ledger.Schema, Head: w.head(), ObservedAt: time.Unix(1_700_000_000, 0).UTC(), RunID: 1, Seq: ledger.MaxSeq}
+	w.entries = append(w.entries, forged)
+	e := w.write(w.head(), nil)
+	if e.Seq > ledger.MaxSeq {
+		t.Fatalf("seq %d is over the bound %d", e.Seq, ledger.MaxSeq)
+	}
+	block, _ := ledger.Encode(e, nil)
+	if _, err := ledger.Decode(block); err != nil {
+		t.Fatalf("the next entry does not decode: %v", err)
+	}
+}
