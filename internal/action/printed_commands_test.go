@@ -17,6 +17,8 @@ var printedCommand = regexp.MustCompile("/breaker (?:reset|debug)[^`\"\\n)]*")
 func TestPrintedCommandsAreAccepted(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "cli", "testdata", "comments", "*.md"))
+	own, _ := filepath.Glob(filepath.Join("testdata", "comments", "*.md"))
+	files = append(files, own...)
 	files = append(files, filepath.Join("..", "cli", "testdata", "demo", "demo.markdown.golden"))
 	seen := 0
 	for _, f := range files {
