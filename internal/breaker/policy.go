@@ -94,14 +94,12 @@ func (e *evaluator) applyPolicy(d *Decision) {
 		// OPEN ends only by a verified reset, under every policy: what the
 		// agent writes (liza's blackboard emptied) cannot close it.
 		setOpen(d, v.TripReason)
-		d.PolicyState = map[string]string{PolicyBMAD: "TRIGGERED", PolicyLiza: "TRIGGERED"}[e.p.Name]
-		if d.PolicyState == "" {
-			d.PolicyState = string(StateOpen)
-		}
+		d.PolicyState = openState(e.p.Name)
 		e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", v.TripReason)
 	}
 	if tampered {
 		d.State, d.Tripped, d.TripReason = StateOpen, true, TripLedgerTampered
+		d.PolicyState = openState(e.p.Name)
 	}
 	switch {
 	case d.Tripped:
@@ -111,6 +109,15 @@ func (e *evaluator) applyPolicy(d *Decision) {
 	default:
 		d.Diagnostics = nil
 	}
+}
+
+// openState is the policy's own word for a tripped breaker: OPEN (seed
+// 002's circuit), TRIGGERED for bmad and liza (seeds 003 and 004).
+func openState(policy string) string {
+	if policy == PolicyBMAD || policy == PolicyLiza {
+		return "TRIGGERED"
+	}
+	return string(StateOpen)
 }
 
 // setOpen marks the decision tripped by a policy.
