@@ -183,124 +183,182 @@ func dedupePushes(ps []Push) []Push {
 // or fewer failing tests than at every earlier push. Oscillating between
 // failing sets, or a flaky test passing again, is not progress; a push
 // with failing tests and no progress is failed.
+//
+// The fold is a sequence of named steps over one pushFold: a push whose
+// tests did not run (untested), the failing set with the base's and the
+// vanished tests (failingAt), progress (progressAt), the tests' history
+// (remember), flaky tests (flakyAt), and the streak (count).
 func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, failedAttempt func(i int) bool, base map[string]bool) pushTally {
-	t := pushTally{passedAfterFail: map[string]bool{}}
-	flips := flipping(ps, base)
-	everFailed := map[string]bool{}
-	ran, failedN := map[string]int{}, map[string]int{}
-	minFailing := -1 // the fewest failing tests at an earlier push; -1 before any
-	hadResults := false
+	f := pushFold{
+		t:     pushTally{passedAfterFail: map[string]bool{}},
+		limit: limit, base: base, flips: flipping(ps, base),
+		everFailed: map[string]bool{}, ran: map[string]int{}, failedN: map[string]int{},
+		minFailing: -1,
+	}
 	for i, p := range ps {
 		s := PushSummary{Head: p.Head, ObservedAt: p.ObservedAt, Source: p.Source, Infra: p.Infra, Prior: i < prior, Declared: declared(i)}
 		if p.Infra != "" {
-			// Missing results after pushes that had them, and a head that
-			// does not build, are failed pushes: never a way to stop counting.
-			counted := p.InfraKind == InfraBuild || (p.InfraKind == InfraNoResults && hadResults)
-			if counted && !s.Prior {
-				s.Failed, s.Counted = true, true
-				t.extra++
-				t.streak++
-				if p.InfraKind == InfraNoResults {
-					t.resultsStreak++
-				} else {
-					t.resultsStreak = 0
-				}
-				if t.streak >= limit {
-					t.noProgress = true
-					t.noResults = t.noResults || t.resultsStreak >= limit
-				}
+			f.untested(p, &s)
+		} else {
+			f.hadResults = true
+			f.t.resultsStreak = 0
+			failing, steady := f.failingAt(p, &s)
+			f.progressAt(p, &s, steady)
+			s.Failed = len(failing) > 0 && !s.Progress
+			s.Failing = sortedKeys(failing)
+			f.remember(p, s.Vanished)
+			f.flakyAt(failing)
+			if f.minFailing < 0 || steady < f.minFailing {
+				f.minFailing = steady
 			}
-			t.record(p, s.Prior)
-			t.summaries = append(t.summaries, s)
+			f.count(&s, failedAttempt(i))
+		}
+		f.t.record(p, s.Prior)
+		f.t.summaries = append(f.t.summaries, s)
+	}
+	sort.Strings(f.t.flaky)
+	return f.t
+}
+
+// pushFold is the state foldPushes carries from push to push.
+type pushFold struct {
+	t     pushTally
+	limit int
+	base  map[string]bool // the base's failures: no history for progress
+	flips map[string]bool // tests that fail, pass and fail again anywhere
+	// everFailed are the tests that failed at an earlier push; ran and
+	// failedN count, by test, the pushes where it ran and where it failed.
+	everFailed   map[string]bool
+	ran, failedN map[string]int
+	minFailing   int  // the fewest steady failing tests at an earlier push; -1 before any
+	hadResults   bool // an earlier push had results
+}
+
+// untested folds a push whose tests did not run. Missing results after
+// pushes that had them, and a head that does not build, are failed
+// pushes: never a way to stop counting. A cancelled run is not counted.
+func (f *pushFold) untested(p Push, s *PushSummary) {
+	counted := p.InfraKind == InfraBuild || (p.InfraKind == InfraNoResults && f.hadResults)
+	if !counted || s.Prior {
+		return
+	}
+	s.Failed, s.Counted = true, true
+	f.t.extra++
+	f.t.streak++
+	if p.InfraKind == InfraNoResults {
+		f.t.resultsStreak++
+	} else {
+		f.t.resultsStreak = 0
+	}
+	if f.t.streak >= f.limit {
+		f.t.noProgress = true
+		f.t.noResults = f.t.noResults || f.t.resultsStreak >= f.limit
+	}
+}
+
+// failingAt is the push's failing set: its failing tests that do not fail
+// on the base (those are noted as the base's), and the tests that failed
+// before and are now absent or skipped (a test that vanishes has not
+// passed). steady counts the failing tests that do not flip: what "fewer
+// failing" compares.
+func (f *pushFold) failingAt(p Push, s *PushSummary) (failing map[string]bool, steady int) {
+	failing = map[string]bool{}
+	for name, pt := range p.Tests {
+		switch {
+		case pt.Status.Failed() && f.base[name]:
+			s.BaseFailing = append(s.BaseFailing, name)
+		case pt.Status.Failed():
+			failing[name] = true
+		}
+	}
+	sort.Strings(s.BaseFailing)
+	for name := range f.everFailed {
+		if failing[name] {
 			continue
 		}
-		hadResults = true
-		t.resultsStreak = 0
-		failing := map[string]bool{}
-		for name, pt := range p.Tests {
-			switch {
-			case pt.Status.Failed() && base[name]:
-				s.BaseFailing = append(s.BaseFailing, name)
-			case pt.Status.Failed():
-				failing[name] = true
-			}
+		pt, ok := p.Tests[name]
+		switch {
+		case ok && (pt.Status == StatusSkip || pt.Status == StatusAbsent), !ok && p.Complete:
+			failing[name] = true
+			s.Vanished = append(s.Vanished, name)
 		}
-		sort.Strings(s.BaseFailing)
-		for name := range everFailed {
-			if failing[name] {
-				continue
-			}
-			pt, ok := p.Tests[name]
-			switch {
-			case ok && (pt.Status == StatusSkip || pt.Status == StatusAbsent), !ok && p.Complete:
-				failing[name] = true
-				s.Vanished = append(s.Vanished, name)
-			}
-		}
-		for name, pt := range p.Tests {
-			if pt.Status == StatusPass && ran[name] > 0 && failedN[name] == ran[name] && !flips[name] {
-				s.Progress = true
-				break
-			}
-		}
-		steady := 0 // failing tests that do not flip: what "fewer" compares
-		for name := range failing {
-			if !flips[name] {
-				steady++
-			}
-		}
-		if minFailing >= 0 && steady < minFailing {
-			s.Progress = true
-		}
-		s.Failed = len(failing) > 0 && !s.Progress
-		s.Failing = sortedKeys(failing)
-		sort.Strings(s.Vanished)
-		for name, pt := range p.Tests {
-			switch {
-			case base[name]:
-				// the base's failure: no history for progress
-			case pt.Status.Failed():
-				everFailed[name] = true
-				ran[name]++
-				failedN[name]++
-			case pt.Status == StatusPass:
-				ran[name]++
-				if failedN[name] > 0 && !t.flakySeen(name) {
-					t.passedAfterFail[name] = true
-				}
-			}
-		}
-		for _, name := range s.Vanished { // a test that vanished has not passed
-			ran[name]++
-			failedN[name]++
-		}
-		for name := range t.passedAfterFail {
-			if failing[name] {
-				t.flaky = appendUnique(t.flaky, name) // failed, passed, failed again
-			}
-		}
-		if minFailing < 0 || steady < minFailing {
-			minFailing = steady
-		}
-		t.record(p, s.Prior)
-		if !s.Prior {
-			if s.Failed {
-				t.streak++
-				if !failedAttempt(i) {
-					s.Counted = true
-					t.extra++
-				}
-			} else {
-				t.streak = 0
-			}
-			if t.streak >= limit {
-				t.noProgress = true
-			}
-		}
-		t.summaries = append(t.summaries, s)
 	}
-	sort.Strings(t.flaky)
-	return t
+	sort.Strings(s.Vanished)
+	for name := range failing {
+		if !f.flips[name] {
+			steady++
+		}
+	}
+	return failing, steady
+}
+
+// progressAt says whether the push made progress: a test passes that
+// failed at every earlier push where it ran (and does not flip), or fewer
+// steady tests fail than at every earlier push.
+func (f *pushFold) progressAt(p Push, s *PushSummary, steady int) {
+	for name, pt := range p.Tests {
+		if pt.Status == StatusPass && f.ran[name] > 0 && f.failedN[name] == f.ran[name] && !f.flips[name] {
+			s.Progress = true
+			return
+		}
+	}
+	if f.minFailing >= 0 && steady < f.minFailing {
+		s.Progress = true
+	}
+}
+
+// remember adds the push to each test's history: where it ran, where it
+// failed (a vanished test has not passed), and which passed after failing.
+func (f *pushFold) remember(p Push, vanished []string) {
+	for name, pt := range p.Tests {
+		switch {
+		case f.base[name]:
+			// the base's failure: no history for progress
+		case pt.Status.Failed():
+			f.everFailed[name] = true
+			f.ran[name]++
+			f.failedN[name]++
+		case pt.Status == StatusPass:
+			f.ran[name]++
+			if f.failedN[name] > 0 && !f.t.flakySeen(name) {
+				f.t.passedAfterFail[name] = true
+			}
+		}
+	}
+	for _, name := range vanished {
+		f.ran[name]++
+		f.failedN[name]++
+	}
+}
+
+// flakyAt names the tests that failed, passed and fail again now.
+func (f *pushFold) flakyAt(failing map[string]bool) {
+	for name := range f.t.passedAfterFail {
+		if failing[name] {
+			f.t.flaky = appendUnique(f.t.flaky, name)
+		}
+	}
+}
+
+// count adds a judged push to the streak of failed pushes: a failed push
+// no failed attempt accounts for is counted by evidence alone, and the
+// streak at the limit trips (no_progress, sticky).
+func (f *pushFold) count(s *PushSummary, failedAttempt bool) {
+	if s.Prior {
+		return
+	}
+	if s.Failed {
+		f.t.streak++
+		if !failedAttempt {
+			s.Counted = true
+			f.t.extra++
+		}
+	} else {
+		f.t.streak = 0
+	}
+	if f.t.streak >= f.limit {
+		f.t.noProgress = true
+	}
 }
 
 // flipping names the tests that fail, pass and fail again somewhere in
