@@ -116,3 +116,33 @@ func TestCheckPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// The slice helpers the adapters call before they evaluate: the slices the
+// trailers name, a commit's slice without one, and the slice Evaluate will
+// decide for.
+func TestSlices_Helpers(t *testing.T) {
+	t.Parallel()
+	commits := chain(spec("Greenlight-Slice: S-2"), spec("Greenlight-Slice: S-3", "Greenlight-Slice: S-2"), spec("no trailer"))
+	if got := NamedSlices(DefaultPolicy(), commits); !cmp.Equal(got, []string{"S-2", "S-3"}) {
+		t.Errorf("NamedSlices = %q, want [S-2 S-3] in order of first appearance", got)
+	}
+	for _, tt := range []struct{ flag, branch, want string }{
+		{"S-9", "agent/S-4", "S-9"},
+		{"", "agent/S-4-login", "S-4"},
+		{"", "copilot/fix login", "copilot-fix-login"},
+		{"", "", ""},
+	} {
+		if got := FallbackSlice(tt.flag, tt.branch); got != tt.want {
+			t.Errorf("FallbackSlice(%q, %q) = %q, want %q", tt.flag, tt.branch, got, tt.want)
+		}
+	}
+	open := Push{Source: PushFromLedger, Slice: "S-3", Verdict: &Verdict{State: StateOpen, TripReason: TripNoProgress}}
+	in := Input{Policy: DefaultPolicy(), Commits: chain(spec("Greenlight-Slice: S-4", "Greenlight-Test: A")), Pushes: []Push{open}}
+	if s, src := VerdictSlice(in); s != "S-3" || src != SliceFromOpen {
+		t.Errorf("VerdictSlice with S-3 OPEN in the ledger = %s (%s), want S-3 (%s): a new slice name never hides an OPEN one", s, src, SliceFromOpen)
+	}
+	in.Pushes = nil
+	if s, src := VerdictSlice(in); s != "S-4" || src != SliceFromTrailer {
+		t.Errorf("VerdictSlice = %s (%s), want S-4 (%s)", s, src, SliceFromTrailer)
+	}
+}
