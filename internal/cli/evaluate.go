@@ -33,8 +33,8 @@ Flags:
                           origin/main, origin/master, main or master)
   --slice ID              evaluate this slice (default: the newest attempt's)
   --results GLOB          test result files, relative to --repo; repeatable;
-                          ** matches any depth. JUnit, go test -json, TAP,
-                          NUnit, xUnit.net, TRX.
+                          ** matches any depth; every format breaker results
+                          reads, detected by content.
                           Without results the head's tests count as not run.
   --graph PATH            slice graph for the scope lock
                           (default .greenlight/GRAPH.json when present)

@@ -6,25 +6,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/report"
 	"github.com/greenlight-ci/breaker/internal/testresult"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
 
-const resultsHelp = `Usage: breaker results [--format text|json] [--workspace DIR] FILE|GLOB|-...
+// resultsHelp names the formats from testresult.Formats, the one table of
+// them.
+var resultsHelp = strings.Replace(resultsHelpText, "{formats}", testresult.FormatTitles("and"), 1)
+
+const resultsHelpText = `Usage: breaker results [--format text|json] [--workspace DIR] FILE|GLOB|-...
 
 Print what the breaker reads from test result files: each file and its
 format, the counts, every test with its status and failure message, and
 whether the run is infra (the tests did not run: a build failure, no file
 matched, zero tests, a test binary that crashed before any test).
 
-Formats are detected from the content: JUnit XML, go test -json, TAP 13,
-NUnit XML, xUnit.net v2 XML and TRX.
+Formats are detected from the content:
+{formats}.
 GLOB may use ** to cross directories (quote it from the shell). Paths are
 relative to the workspace; a glob outside it, or a symlink that leads
-elsewhere, is refused unread; a file named in full may lie anywhere. Each file is capped at 64 MiB and all files together at
-256 MiB; each test's message and output at 64 KiB. - reads standard input.
+elsewhere, is refused unread; a file named in full may lie anywhere. Each
+file is capped at 64 MiB and all files together at 256 MiB; each test's
+message and output at 64 KiB. - reads standard input.
 Flags may come before or after the files.
 
 Flags:

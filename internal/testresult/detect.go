@@ -22,24 +22,11 @@ func Parse(r io.Reader, f Format) (*Result, error) {
 			return nil, err
 		}
 	}
-	var res *Result
-	var err error
-	switch f {
-	case FormatJUnit:
-		res, err = ParseJUnit(br)
-	case FormatGoTest:
-		res, err = ParseGoTest(br)
-	case FormatTAP:
-		res, err = ParseTAP(br)
-	case FormatNUnit:
-		res, err = ParseNUnit(br)
-	case FormatXUnit:
-		res, err = ParseXUnit(br)
-	case FormatTRX:
-		res, err = ParseTRX(br)
-	default:
+	spec, ok := specOf(f)
+	if !ok {
 		return nil, fmt.Errorf("unknown result format %q", f)
 	}
+	res, err := spec.Parse(br)
 	var pe *ParseError
 	if errors.As(err, &pe) {
 		pe.Format = f
@@ -47,12 +34,13 @@ func Parse(r io.Reader, f Format) (*Result, error) {
 	return res, err
 }
 
-// Detect names the format of a file from its first bytes: XML (first
-// non-blank byte '<') is JUnit, NUnit, xUnit.net or TRX by its root element
-// (JUnit when it is none of them); a line starting with '{' or one of go test's
-// own lines (FAIL, ok, ---, ===, panic:) is a go test stream; a TAP version
-// line, a plan (1..N) or a test line (ok / not ok) is TAP. Comment lines
-// starting with '#' decide nothing. The error is a *ParseError.
+// Detect names the format of a file from its first bytes (Formats): XML
+// (first non-blank byte '<') by its root element, JUnit when it is none of
+// the others; a text file by its first line that names a format: a line
+// starting with '{' or one of go test's own lines (FAIL, ok, ---, ===,
+// panic:) is a go test stream; a TAP version line, a plan (1..N) or a test
+// line (ok / not ok) is TAP. Comment lines starting with '#' decide
+// nothing. The error is a *ParseError.
 func Detect(head []byte) (Format, error) {
 	body := bytes.TrimPrefix(head, []byte("\uFEFF"))
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
@@ -65,26 +53,11 @@ func Detect(head []byte) (Format, error) {
 		return xmlFormat(trimmed), nil
 	}
 	for line := range bytes.Lines(trimmed) {
-		line = bytes.TrimRight(line, "\r\n")
-		switch {
-		case len(line) > 0 && line[0] == '{':
-			return FormatGoTest, nil
-		case isTAPLine(line):
-			return FormatTAP, nil
-		case isGoTextLine(line):
-			return FormatGoTest, nil
+		if f, ok := lineFormat(bytes.TrimRight(line, "\r\n")); ok {
+			return f, nil
 		}
 	}
-	return "", &ParseError{Msg: "unrecognised format: not JUnit XML, go test -json, TAP, NUnit XML, xUnit.net XML or TRX"}
-}
-
-// xmlRoots name the XML formats by their root element; anything else is
-// read as JUnit, whose reader names the root it did not expect.
-var xmlRoots = map[string]Format{
-	"testsuites": FormatJUnit, "testsuite": FormatJUnit,
-	"test-run": FormatNUnit, "test-results": FormatNUnit, "test-suite": FormatNUnit,
-	"assemblies": FormatXUnit, "assembly": FormatXUnit,
-	"TestRun": FormatTRX,
+	return "", &ParseError{Msg: "unrecognised format: not " + FormatTitles("or")}
 }
 
 // xmlFormat finds the root element after the prolog, comments and DOCTYPE.
@@ -103,13 +76,9 @@ func xmlFormat(head []byte) Format {
 		if end < 0 {
 			break
 		}
-		name := localName(head[:end])
-		if f, ok := xmlRoots[string(name)]; ok {
-			return f
-		}
-		break
+		return xmlRootFormat(string(localName(head[:end])))
 	}
-	return FormatJUnit
+	return xmlRootFormat("")
 }
 
 func isTAPLine(line []byte) bool {
@@ -128,13 +97,4 @@ func isTAPLine(line []byte) bool {
 var goTextPrefixes = [][]byte{
 	[]byte("FAIL\t"), []byte("ok  \t"), []byte("?   \t"), []byte("--- FAIL:"), []byte("--- PASS:"),
 	[]byte("--- SKIP:"), []byte("=== RUN"), []byte("panic: "),
-}
-
-func isGoTextLine(line []byte) bool {
-	for _, p := range goTextPrefixes {
-		if bytes.HasPrefix(line, p) {
-			return true
-		}
-	}
-	return false
 }
