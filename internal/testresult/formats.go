@@ -34,9 +34,9 @@ var Formats = []FormatSpec{
 	// go test is tried first.
 	{Format: FormatGoTest, Title: "go test -json", Line: isGoTestLine, Parse: ParseGoTest},
 	{Format: FormatTAP, Title: "TAP 13", Line: isTAPLine, Parse: ParseTAP},
-	{Format: FormatNUnit, Title: "NUnit XML", XMLRoots: []string{"test-run", "test-results", "test-suite"}, Parse: ParseNUnit},
-	{Format: FormatXUnit, Title: "xUnit.net v2 XML", XMLRoots: []string{"assemblies", "assembly"}, Parse: ParseXUnit},
-	{Format: FormatTRX, Title: "TRX", XMLRoots: []string{"TestRun"}, Parse: ParseTRX},
+	{Format: FormatNUnit, Title: "NUnit XML", XMLRoots: nunitRoots, Parse: ParseNUnit},
+	{Format: FormatXUnit, Title: "xUnit.net v2 XML", XMLRoots: xunitRoots, Parse: ParseXUnit},
+	{Format: FormatTRX, Title: "TRX", XMLRoots: trxRoots, Parse: ParseTRX},
 }
 
 // FormatTitles names every format for people: "JUnit XML, TAP 13, …

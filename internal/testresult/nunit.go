@@ -15,25 +15,14 @@ import (
 // failure's (or reason's) <message>, the output its <stack-trace> and the
 // case's <output>. Repeated cases in one file are reruns.
 func ParseNUnit(r io.Reader) (*Result, error) {
-	p := &nunitParser{tree: xmlTree{root: "NUnit", roots: []string{"test-run", "test-results", "test-suite"}}}
+	p := &nunitParser{xmlCase{tree: xmlTree{root: "NUnit", roots: nunitRoots}}}
 	if err := parseXML(r, p, p.tree.done); err != nil {
 		return nil, err
 	}
 	return &Result{Format: FormatNUnit, Tests: p.tests.slice()}, nil
 }
 
-type nunitParser struct {
-	tree      xmlTree
-	tests     testList
-	index     testIndex
-	tc        *Test
-	caseDepth int
-	message   capBuf
-	stack     capBuf
-	output    capBuf
-}
-
-func (p *nunitParser) text(data []byte) error { return p.tree.text(data) }
+type nunitParser struct{ xmlCase }
 
 func (p *nunitParser) start(raw []byte, attrs []rawAttr) error {
 	name := string(raw)
@@ -88,36 +77,7 @@ func (p *nunitParser) startCase(attrs []rawAttr) {
 	case result == "" && strings.EqualFold(attrValue(attrs, "success"), "false"):
 		t.Status = breaker.StatusFail
 	}
-	p.tc, p.caseDepth = &t, len(p.tree.stack)
-	p.message.reset()
-	p.stack.reset()
-	p.output.reset()
+	p.begin(t)
 }
 
-func (p *nunitParser) end(raw []byte) error {
-	depth, err := p.tree.close(string(raw))
-	if err != nil || p.tc == nil || depth != p.caseDepth {
-		return err
-	}
-	t := *p.tc
-	p.tc = nil
-	if t.Status != breaker.StatusPass {
-		t.Message = strings.TrimSpace(p.message.String())
-	}
-	if t.Status.Failed() {
-		t.Output = joinOutput(p.stack.String(), p.output.String())
-	}
-	p.index.add(&p.tests, t, combineRerun)
-	return nil
-}
-
-// joinOutput joins the non-empty parts of a failure's output.
-func joinOutput(parts ...string) string {
-	var keep []string
-	for _, s := range parts {
-		if strings.TrimSpace(s) != "" {
-			keep = append(keep, strings.TrimRight(s, "\n"))
-		}
-	}
-	return capText(strings.Join(keep, "\n"))
-}
+func (p *nunitParser) end(raw []byte) error { return p.finish(raw, combineRerun) }

@@ -14,7 +14,7 @@ import (
 // is one test whose inner results are its runs. The message is
 // <ErrorInfo><Message>, the output its <StackTrace> and <StdOut>.
 func ParseTRX(r io.Reader) (*Result, error) {
-	p := &trxParser{tree: xmlTree{root: "TRX", roots: []string{"TestRun"}}, classes: map[string]string{}}
+	p := &trxParser{tree: xmlTree{root: "TRX", roots: trxRoots}, classes: map[string]string{}}
 	if err := parseXML(r, p, p.tree.done); err != nil {
 		return nil, err
 	}

@@ -15,25 +15,14 @@ import (
 // in Runs. The message is the failure's <message> (or the <reason> of a
 // skip), the output its <stack-trace> and the test's <output>.
 func ParseXUnit(r io.Reader) (*Result, error) {
-	p := &xunitParser{tree: xmlTree{root: "xUnit.net v2", roots: []string{"assemblies", "assembly"}}}
+	p := &xunitParser{xmlCase{tree: xmlTree{root: "xUnit.net v2", roots: xunitRoots}}}
 	if err := parseXML(r, p, p.tree.done); err != nil {
 		return nil, err
 	}
 	return &Result{Format: FormatXUnit, Tests: p.tests.slice()}, nil
 }
 
-type xunitParser struct {
-	tree      xmlTree
-	tests     testList
-	index     testIndex
-	tc        *Test
-	caseDepth int
-	message   capBuf
-	stack     capBuf
-	output    capBuf
-}
-
-func (p *xunitParser) text(data []byte) error { return p.tree.text(data) }
+type xunitParser struct{ xmlCase }
 
 func (p *xunitParser) start(raw []byte, attrs []rawAttr) error {
 	name := string(raw)
@@ -76,25 +65,7 @@ func (p *xunitParser) startTest(attrs []rawAttr) {
 	case "skip", "notrun":
 		t.Status = breaker.StatusSkip
 	}
-	p.tc, p.caseDepth = &t, len(p.tree.stack)
-	p.message.reset()
-	p.stack.reset()
-	p.output.reset()
+	p.begin(t)
 }
 
-func (p *xunitParser) end(raw []byte) error {
-	depth, err := p.tree.close(string(raw))
-	if err != nil || p.tc == nil || depth != p.caseDepth {
-		return err
-	}
-	t := *p.tc
-	p.tc = nil
-	if t.Status != breaker.StatusPass {
-		t.Message = strings.TrimSpace(p.message.String())
-	}
-	if t.Status.Failed() {
-		t.Output = joinOutput(p.stack.String(), p.output.String())
-	}
-	p.index.add(&p.tests, t, combineWorst)
-	return nil
-}
+func (p *xunitParser) end(raw []byte) error { return p.finish(raw, combineWorst) }
