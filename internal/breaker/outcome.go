@@ -52,13 +52,7 @@ func (e *evaluator) resolve(a *tracked, later bool) {
 func (e *evaluator) fromCI(a *tracked) bool {
 	obs := e.in.Observation
 	if obs.Infra != "" {
-		if strings.EqualFold(a.Claimed, string(OutcomeFail)) {
-			// The agent's own admission needs no confirmation: a failure it
-			// reports counts even when the tests did not run here.
-			a.Result, a.Source = OutcomeFail, SourceTrailer
-			return true
-		}
-		a.Result, a.Source = OutcomeInfra, SourceCI
+		untested(a)
 		return true
 	}
 	t, ok := obs.Tests[a.Test]
@@ -86,11 +80,7 @@ func (e *evaluator) fromCI(a *tracked) bool {
 // is now absent or skipped has not passed: the attempt failed.
 func (e *evaluator) fromPush(a *tracked, p Push) bool {
 	if p.Infra != "" {
-		if strings.EqualFold(a.Claimed, string(OutcomeFail)) {
-			a.Result, a.Source = OutcomeFail, SourceTrailer
-			return true
-		}
-		a.Result, a.Source = OutcomeInfra, SourceCI
+		untested(a)
 		return true
 	}
 	st, ok := p.Declared[a.Test]
@@ -116,6 +106,17 @@ func (e *evaluator) fromPush(a *tracked, p Push) bool {
 		a.Misreported = true
 	}
 	return true
+}
+
+// untested decides an attempt whose commit CI could not test: infra,
+// unless the agent itself reports a failure, which needs no confirmation
+// (a failure it admits counts even when the tests did not run).
+func untested(a *tracked) {
+	if strings.EqualFold(a.Claimed, string(OutcomeFail)) {
+		a.Result, a.Source = OutcomeFail, SourceTrailer
+		return
+	}
+	a.Result, a.Source = OutcomeInfra, SourceCI
 }
 
 // fromTrailer applies the agent's <prefix>Result trailer; false when it
