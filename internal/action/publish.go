@@ -334,13 +334,7 @@ func logVerdict(r *run, d breaker.Decision) {
 	if !d.Tripped {
 		return
 	}
-	why := fmt.Sprintf("%d failed attempts in the slice (limit %d)", d.TotalFailed, d.Limits.Slice)
-	switch d.TripReason {
-	case breaker.TripPerTest:
-		why = "test " + d.TrippedTest + fmt.Sprintf(" reached %d failed attempts", d.Limits.PerTest)
-	case breaker.TripNoProgress, breaker.TripNoResults, breaker.TripSameError, breaker.TripConsecutiveFailures, breaker.TripPattern, breaker.TripLedgerTampered:
-		why = "tripped (" + string(d.TripReason) + ", policy " + d.Policy + ")"
-	}
+	why := report.TextTripReason(d)
 	msg := "slice " + d.Slice + ": " + why + ". Stop and ask a human; the diagnostic is in the step summary and the pull request comment."
 	r.ax.Annotate(actionenv.LevelError, "Circuit breaker OPEN", report.SafeLine(r.red.Clean(msg)))
 }

@@ -192,13 +192,13 @@ type Decision struct {
 	// or OPEN (greenlight, prp), HEALTHY, TRIGGERED or COMPLETE (bmad), OK
 	// or TRIGGERED (liza).
 	PolicyState string
-	PRP         *PRPState     // the prp policy's state (seed 002), nil for the others
-	BMAD        *BMADState    // the bmad policy's state (seed 003)
-	Liza        *LizaState    // the liza policy's findings (seed 004)
-	Pushes      []PushSummary // every observed push of the slice, oldest first
-	Ledger      LedgerInfo
-	Base        Base
-	Notes       []string
+	// Detail is the chosen policy's own state (*PRPState, *BMADState,
+	// *LizaState); nil under greenlight.
+	Detail PolicyDetail
+	Pushes []PushSummary // every observed push of the slice, oldest first
+	Ledger LedgerInfo
+	Base   Base
+	Notes  []string
 }
 
 // Limits are the thresholds the policy applied.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -18,17 +19,63 @@ const (
 	PolicyLiza       = "liza"       // seed 004: anomaly patterns
 )
 
+// PolicyRule is one policy: its name, the seed it follows, its own word for
+// a tripped breaker, and its fold over the evidence, which replaces
+// greenlight's verdict (nil for greenlight's own). Each policy registers
+// its rule from its own file (registerPolicy); a new policy is that file,
+// its report view (internal/report), its rows in
+// testdata/scenarios.txt and its section of docs/policies.md.
+type PolicyRule struct {
+	Name      string
+	Seed      string // "000", "002": the order policies are listed in
+	OpenState string // the policy's word for tripped: OPEN, TRIGGERED
+	apply     func(e *evaluator, d *Decision)
+}
+
+// PolicyDetail is a policy's own state, what its report shows
+// (Decision.Detail): PRPState, BMADState, LizaState.
+type PolicyDetail interface {
+	PolicyName() string
+}
+
+// policyRules are the registered policies, in seed order.
+var policyRules []PolicyRule
+
+// registerPolicy adds a policy; a policy file calls it from init.
+func registerPolicy(r PolicyRule) {
+	i := sort.Search(len(policyRules), func(i int) bool { return policyRules[i].Seed > r.Seed })
+	policyRules = slices.Insert(policyRules, i, r)
+}
+
+func init() {
+	registerPolicy(PolicyRule{Name: PolicyGreenlight, Seed: "000", OpenState: string(StateOpen)})
+}
+
+// policyRule is the rule of a policy name; false for an unknown name.
+func policyRule(name string) (PolicyRule, bool) {
+	for _, r := range policyRules {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return PolicyRule{}, false
+}
+
 // Policies lists the policy names, the default first.
-var Policies = []string{PolicyGreenlight, PolicyPRP, PolicyBMAD, PolicyLiza}
+func Policies() []string {
+	out := make([]string, len(policyRules))
+	for i, r := range policyRules {
+		out[i] = r.Name
+	}
+	return out
+}
 
 // CheckPolicy returns nil for a known policy name, else an error naming them.
 func CheckPolicy(name string) error {
-	for _, p := range Policies {
-		if p == name {
-			return nil
-		}
+	if _, ok := policyRule(name); ok {
+		return nil
 	}
-	return fmt.Errorf("policy %q is not one of %s", name, strings.Join(Policies, ", "))
+	return fmt.Errorf("policy %q is not one of %s", name, strings.Join(Policies(), ", "))
 }
 
 // The bmad threshold's bounds and the seed's recommendation.
@@ -79,27 +126,22 @@ func (e *evaluator) recordedOpen(d Decision) *Verdict {
 // ledger_tampered stands over every policy.
 func (e *evaluator) applyPolicy(d *Decision) {
 	tampered := d.TripReason == TripLedgerTampered
-	switch e.p.Name {
-	case PolicyPRP:
-		e.applyPRP(d)
-	case PolicyBMAD:
-		e.applyBMAD(d)
-	case PolicyLiza:
-		e.applyLiza(d)
-	default:
+	rule, ok := policyRule(e.p.Name)
+	if !ok || rule.apply == nil {
 		d.PolicyState = string(d.State)
 		return
 	}
+	rule.apply(e, d)
 	if v := e.recordedOpen(*d); v != nil && !d.Tripped {
 		// OPEN ends only by a verified reset, under every policy: what the
 		// agent writes (liza's blackboard emptied) cannot close it.
 		setOpen(d, v.TripReason)
-		d.PolicyState = openState(e.p.Name)
+		d.PolicyState = rule.OpenState
 		e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", v.TripReason)
 	}
 	if tampered {
 		d.State, d.Tripped, d.TripReason = StateOpen, true, TripLedgerTampered
-		d.PolicyState = openState(e.p.Name)
+		d.PolicyState = rule.OpenState
 	}
 	switch {
 	case d.Tripped:
@@ -109,15 +151,6 @@ func (e *evaluator) applyPolicy(d *Decision) {
 	default:
 		d.Diagnostics = nil
 	}
-}
-
-// openState is the policy's own word for a tripped breaker: OPEN (seed
-// 002's circuit), TRIGGERED for bmad and liza (seeds 003 and 004).
-func openState(policy string) string {
-	if policy == PolicyBMAD || policy == PolicyLiza {
-		return "TRIGGERED"
-	}
-	return string(StateOpen)
 }
 
 // setOpen marks the decision tripped by a policy.

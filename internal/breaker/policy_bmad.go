@@ -2,6 +2,13 @@ package breaker
 
 import "time"
 
+func init() {
+	registerPolicy(PolicyRule{Name: PolicyBMAD, Seed: "003", OpenState: "TRIGGERED", apply: (*evaluator).applyBMAD})
+}
+
+// PolicyName names the policy whose state this is.
+func (*BMADState) PolicyName() string { return PolicyBMAD }
+
 // BMADState is the bmad policy's state (seed 003): sessions are observed
 // pushes; a session succeeds when a test that was not passing now passes.
 type BMADState struct {
@@ -33,7 +40,7 @@ func (e *evaluator) applyBMAD(d *Decision) {
 	if st.Threshold == 0 {
 		st.Threshold = DefaultThreshold
 	}
-	d.BMAD = st
+	d.Detail = st
 	var prev *Push
 	triggered := false
 	for _, p := range e.policyPushes(*d) {

@@ -6,6 +6,13 @@ import (
 	"strings"
 )
 
+func init() {
+	registerPolicy(PolicyRule{Name: PolicyLiza, Seed: "004", OpenState: "TRIGGERED", apply: (*evaluator).applyLiza})
+}
+
+// PolicyName names the policy whose state this is.
+func (*LizaState) PolicyName() string { return PolicyLiza }
+
 // Anomaly is one entry of the anomalies section of Liza's blackboard
 // (.liza/state.yaml), or one the breaker derived from CI's evidence.
 type Anomaly struct {
@@ -64,7 +71,7 @@ const retryLoopPushes = 3
 // first match with its severity. The breaker observes: it writes nothing.
 func (e *evaluator) applyLiza(d *Decision) {
 	st := &LizaState{Status: "OK"}
-	d.Liza = st
+	d.Detail = st
 	st.Anomalies = append(append([]Anomaly(nil), e.in.Anomalies...), deriveRetryLoops(e.policyPushes(*d))...)
 	for _, r := range lizaRules {
 		groups := map[string][]Anomaly{}

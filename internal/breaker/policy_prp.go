@@ -6,6 +6,13 @@ import (
 	"time"
 )
 
+func init() {
+	registerPolicy(PolicyRule{Name: PolicyPRP, Seed: "002", OpenState: string(StateOpen), apply: (*evaluator).applyPRP})
+}
+
+// PolicyName names the policy whose state this is.
+func (*PRPState) PolicyName() string { return PolicyPRP }
+
 // The prp phases and their thresholds (seed 002).
 var prpThresholds = map[string][2]int{ // no progress, same error
 	"RED": {3, 5}, "GREEN": {2, 3}, "REFACTOR": {5, 5}, "DOCUMENT": {3, 5},
@@ -62,7 +69,7 @@ func (e *evaluator) applyPRP(d *Decision) {
 	phase, source := e.prpPhase()
 	thr := prpThresholds[phase]
 	st := &PRPState{Phase: phase, PhaseSource: source, NoProgressThreshold: thr[0], SameErrorThreshold: thr[1], State: string(StateClosed)}
-	d.PRP = st
+	d.Detail = st
 	move := func(at time.Time, to State, reason string) {
 		st.History = append(st.History, PRPEvent{Timestamp: at, Event: "state_change", FromState: st.State, ToState: string(to), Reason: reason})
 		st.State = string(to)

@@ -29,7 +29,7 @@ func TestEvaluate_ScenarioTable(t *testing.T) {
 			}
 		})
 	}
-	for _, p := range Policies {
+	for _, p := range Policies() {
 		if !policies[p] {
 			t.Errorf("no scenario runs policy %s: every policy is tested by the table", p)
 		}

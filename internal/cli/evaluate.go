@@ -18,7 +18,18 @@ import (
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
-const evaluateHelp = `Usage: breaker evaluate [flags]
+// evaluateHelp names the policies from their registry (breaker.Policies).
+var evaluateHelp = strings.Replace(evaluateHelpText, "{policies}", policyList(), 1)
+
+// policyList is "greenlight (default), prp, bmad or liza".
+func policyList() string {
+	ps := breaker.Policies()
+	ps[0] += " (default)"
+	last := len(ps) - 1
+	return strings.Join(ps[:last], ", ") + " or " + ps[last]
+}
+
+const evaluateHelpText = `Usage: breaker evaluate [flags]
 
 Rebuild every attempt of the agent branch from its commit trailers, read this
 run's test results and, with --ledger, what CI observed at every earlier
@@ -44,7 +55,7 @@ Flags:
                           lines, oldest first (what breaker ledger prints)
   --ledger-key-file FILE  the ledger key: verify the entries' MACs; an entry
                           that does not verify trips ledger_tampered
-  --policy NAME           greenlight (default), prp, bmad or liza: which
+  --policy NAME           {policies}: which
                           breaker of the seeds judges the same evidence
   --phase P               prp: RED, GREEN (default), REFACTOR or DOCUMENT,
                           when no commit has a PRP-Phase trailer

@@ -158,10 +158,10 @@ func TestPolicy_PRP(t *testing.T) {
 			rep, code, stderr := policyScenario(t, tt.pushes, nil, "--policy", "prp")
 			if code != tt.code || rep["state"] != tt.state || rep["trip_reason"] != tt.reason || rep["policy_state"] != tt.state || rep["policy"] != "prp" {
 				t.Fatalf("exit %d state %v policy_state %v reason %v; want %d %s %v\n%s\n%v", code, rep["state"], rep["policy_state"], rep["trip_reason"],
-					tt.code, tt.state, tt.reason, stderr, get(rep, "prp"))
+					tt.code, tt.state, tt.reason, stderr, get(rep, "policy_detail"))
 			}
-			if get(rep, "prp.phase") != "GREEN" || get(rep, "prp.thresholds.no_progress") != 2.0 {
-				t.Errorf("prp = %v", get(rep, "prp"))
+			if get(rep, "policy_detail.phase") != "GREEN" || get(rep, "policy_detail.thresholds.no_progress") != 2.0 {
+				t.Errorf("prp = %v", get(rep, "policy_detail"))
 			}
 		})
 	}
@@ -188,8 +188,8 @@ func TestPolicy_BMAD(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			rep, code, stderr := policyScenario(t, tt.pushes, nil, append([]string{"--policy", "bmad"}, tt.extra...)...)
-			if code != tt.code || rep["policy_state"] != tt.status || get(rep, "bmad.status") != tt.status {
-				t.Fatalf("exit %d, policy_state %v; want %d %s\n%s\n%v", code, rep["policy_state"], tt.code, tt.status, stderr, get(rep, "bmad"))
+			if code != tt.code || rep["policy_state"] != tt.status || get(rep, "policy_detail.status") != tt.status {
+				t.Fatalf("exit %d, policy_state %v; want %d %s\n%s\n%v", code, rep["policy_state"], tt.code, tt.status, stderr, get(rep, "policy_detail"))
 			}
 		})
 	}
@@ -247,8 +247,8 @@ func TestPolicy_Liza(t *testing.T) {
 			if tt.pattern != "" {
 				want = ExitTripped
 			}
-			if code != want || (tt.pattern != "" && (get(rep, "liza.pattern") != tt.pattern || get(rep, "liza.severity") != tt.severity)) {
-				t.Fatalf("exit %d, liza %v; want %d, %s %s\n%s", code, get(rep, "liza"), want, tt.pattern, tt.severity, stderr)
+			if code != want || (tt.pattern != "" && (get(rep, "policy_detail.pattern") != tt.pattern || get(rep, "policy_detail.severity") != tt.severity)) {
+				t.Fatalf("exit %d, liza %v; want %d, %s %s\n%s", code, get(rep, "policy_detail"), want, tt.pattern, tt.severity, stderr)
 			}
 		})
 	}

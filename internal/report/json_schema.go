@@ -30,9 +30,7 @@ type Report struct {
 	PriorAttempts       []ReportAttempt    `json:"prior_attempts"`
 	Diagnostics         []ReportDiagnostic `json:"diagnostics"`
 	PolicyState         string             `json:"policy_state"`
-	PRP                 *ReportPRP         `json:"prp"`
-	BMAD                *ReportBMAD        `json:"bmad"`
-	Liza                *ReportLiza        `json:"liza"`
+	PolicyDetail        any                `json:"policy_detail"` // the policy's own state: ReportPRP, ReportBMAD, ReportLiza; null under greenlight
 	Pushes              []ReportPush       `json:"pushes"`
 	Ledger              ReportLedger       `json:"ledger"`
 	Notes               []string           `json:"notes"`

@@ -236,33 +236,6 @@ func title(d breaker.Decision) string {
 	return "Running: " + first
 }
 
-// stoppedWords say in plain words why the breaker stopped the pull
-// request (the machine's reason stays in the JSON and the state line).
-func stoppedWords(d breaker.Decision) string {
-	switch d.TripReason {
-	case breaker.TripPerTest:
-		if d.TrippedTest != "" {
-			return "the agent is looping on " + span(d.TrippedTest)
-		}
-		return "the agent is looping on one test"
-	case breaker.TripSliceCeiling:
-		return fmt.Sprintf("%d failed attempts in slice %s", d.TotalFailed, span(d.Slice))
-	case breaker.TripNoProgress:
-		return fmt.Sprintf("%d pushes in a row without progress", d.Limits.NoProgress)
-	case breaker.TripNoResults:
-		return fmt.Sprintf("%d pushes in a row without test results", d.Limits.NoProgress)
-	case breaker.TripLedgerTampered:
-		return "a record of CI's evidence does not verify"
-	case breaker.TripSameError:
-		return "the same error again and again (prp)"
-	case breaker.TripConsecutiveFailures:
-		return "failed pushes in a row (bmad)"
-	case breaker.TripPattern:
-		return "an anomaly pattern (liza)"
-	}
-	return "the circuit breaker tripped"
-}
-
 func sliceLine(d breaker.Decision) string {
 	if d.Slice == "" {
 		return "none (no attempt found)"
@@ -291,39 +264,6 @@ func testLine(d breaker.Decision) string {
 		names = append(names, span(g.Test))
 	}
 	return strings.Join(names, ", ")
-}
-
-// tripReason words the trip reason as the seed does: "per-test limit (3/3)".
-func tripReason(d breaker.Decision) string {
-	switch d.TripReason {
-	case breaker.TripPerTest:
-		return fmt.Sprintf("per-test limit (%d/%d)", max(d.TripCount, failedOf(d, d.TrippedTest)), d.Limits.PerTest)
-	case breaker.TripSliceCeiling:
-		return fmt.Sprintf("slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
-	case breaker.TripNoProgress:
-		if d.PRP != nil {
-			return fmt.Sprintf("no progress (prp: %d iterations without progress in phase %s)", d.PRP.NoProgressCount, d.PRP.Phase)
-		}
-		return fmt.Sprintf("no progress (%d failed pushes in a row; CI's evidence)", d.Limits.NoProgress)
-	case breaker.TripNoResults:
-		return fmt.Sprintf("no results (%d pushes in a row whose test results were missing)", d.Limits.NoProgress)
-	case breaker.TripLedgerTampered:
-		return "ledger tampered (an entry of CI's evidence does not verify)"
-	case breaker.TripSameError:
-		return "same error (prp: the same error at the phase's threshold)"
-	case breaker.TripConsecutiveFailures:
-		return "consecutive failures (bmad: failed pushes in a row at the threshold)"
-	case breaker.TripPattern:
-		return "anomaly pattern (liza)"
-	case breaker.TripManual:
-		return "manual (a human asked for this diagnostic)"
-	case breaker.TripNone:
-		if dist := distance(d, span); dist != "" {
-			return "none yet (" + dist + ")"
-		}
-		return "none (nothing has failed in this slice)"
-	}
-	return inline(string(d.TripReason))
 }
 
 // failedOf returns the failed-attempt count of the named test.

@@ -57,32 +57,6 @@ func Text(d breaker.Decision) string {
 	return SanitizeTerminal(b.String())
 }
 
-func textReason(d breaker.Decision) string {
-	switch d.TripReason {
-	case breaker.TripPerTest:
-		return fmt.Sprintf("tripped: per-test limit (%d/%d) on %s",
-			max(d.TripCount, failedOf(d, d.TrippedTest)), d.Limits.PerTest, SafeLine(d.TrippedTest))
-	case breaker.TripSliceCeiling:
-		return fmt.Sprintf("tripped: slice ceiling (%d/%d)", d.TotalFailed, d.Limits.Slice)
-	case breaker.TripNoProgress:
-		if d.PRP != nil {
-			return "tripped: " + SafeLine(textPolicy(d))
-		}
-		return fmt.Sprintf("tripped: no progress (%d failed pushes in a row)", d.Limits.NoProgress)
-	case breaker.TripNoResults:
-		return fmt.Sprintf("tripped: no results (%d pushes in a row whose test results were missing)", d.Limits.NoProgress)
-	case breaker.TripLedgerTampered:
-		return "tripped: the ledger was tampered with"
-	case breaker.TripSameError, breaker.TripConsecutiveFailures, breaker.TripPattern:
-		return "tripped: " + SafeLine(textPolicy(d))
-	case breaker.TripManual:
-		return "diagnostic requested by a human"
-	case breaker.TripNone:
-		return "not tripped"
-	}
-	return "trip reason " + SafeLine(string(d.TripReason))
-}
-
 func textSlice(d breaker.Decision) string {
 	if d.Slice == "" {
 		return "none (no attempt found)"
