@@ -18,7 +18,7 @@ func readWebhook(t testing.TB, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(webhooks, name))
 	if os.IsNotExist(err) {
-		t.Skipf("fixtures missing at %s: clone the project's shared/ folder beside the repository", webhooks)
+		t.Skipf("corpus: %s not found (the ../shared corpus beside the repository)", webhooks)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -328,7 +328,7 @@ func TestScope_RealGreenlightGraph(t *testing.T) {
 	t.Parallel()
 	graph, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "greenlight", "GRAPH.json"))
 	if err != nil {
-		t.Skipf("Greenlight fixture graph absent: %v", err)
+		t.Skipf("corpus: the Greenlight graph of the ../shared corpus is absent (%v)", err)
 	}
 	tests := []struct {
 		slice string

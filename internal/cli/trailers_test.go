@@ -127,7 +127,7 @@ func TestTrailers_RealCommits(t *testing.T) {
 	const path = "../../../shared/fixtures/trailers/real-commits.jsonl"
 	input, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("fixture %s not found: the shared fixtures must sit beside the repository", path)
+		t.Skipf("corpus: %s not found (the ../shared corpus beside the repository)", path)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@ func loadRecorded(t *testing.T, name string) []recorded {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(fixtureDir, name))
 	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("fixture %s missing: the shared fixtures must sit beside the repository", name)
+		t.Skipf("corpus: fixture %s missing (the ../shared corpus beside the repository); the project's own fixtures are tested without it", name)
 	}
 	if err != nil {
 		t.Fatal(err)

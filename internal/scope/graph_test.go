@@ -18,7 +18,7 @@ func realGraph(t testing.TB) []byte {
 	t.Helper()
 	data, err := readRealGraph()
 	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("fixtures missing: %s not found (clone shared/ beside the repository)", fixtures)
+		t.Skipf("corpus: %s not found (the ../shared corpus beside the repository)", fixtures)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ func fixtures(t testing.TB, sub string) string {
 	t.Helper()
 	dir := filepath.Join("..", "..", "..", "shared", "fixtures", sub)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared fixtures missing (%v): clone them to ../shared beside the repository", err)
+		t.Skipf("corpus: the ../shared fixtures beside the repository are missing (%v)", err)
 	}
 	return dir
 }

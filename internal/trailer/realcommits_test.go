@@ -28,7 +28,7 @@ func loadRealCommits(tb testing.TB) []realCommit {
 	tb.Helper()
 	f, err := os.Open(realCommitsPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		tb.Skipf("fixture %s not found: the shared fixtures must sit beside the repository", realCommitsPath)
+		tb.Skipf("corpus: %s not found (the ../shared corpus beside the repository)", realCommitsPath)
 	}
 	if err != nil {
 		tb.Fatal(err)
