@@ -48,7 +48,7 @@ type run struct {
 	ax     *actionenv.Action
 	in     actionenv.Inputs
 	gh     actionenv.Context
-	forge  Forge
+	api    ports // GitHub, one narrow port a concern: no use case holds the whole forge
 	deps   Deps
 	red    *report.Redactor
 	policy breaker.Policy
@@ -85,9 +85,33 @@ func Run(ctx context.Context, deps Deps, ax *actionenv.Action) Outcome {
 		forge = &dryRunForge{Forge: forge, log: func(s string) { r.note("dry run: %s", s) }}
 		ax.Logf("breaker: dry run: reading from GitHub, writing nothing")
 	}
-	r.forge = forge
+	r.api = portsOf(forge)
 	ax.Logf("breaker: version %s", report.SafeLine(deps.Version))
 	return route(ctx, r)
+}
+
+// ports are the narrow GitHub ports the use cases call (internal/forge),
+// each a small interface: a use case reaches GitHub only through the port
+// of the concern at hand, and a test fakes only the ports it needs.
+type ports struct {
+	pulls     PullRequests
+	comments  Comments
+	refs      Refs
+	labels    Labels
+	assignees Assignees
+	reviews   Reviews
+	drafts    Drafts
+	runs      Runs
+	commits   Commits
+	people    People
+	artifacts Artifacts
+	ledger    LedgerStore
+}
+
+// portsOf splits an adapter into its ports.
+func portsOf(f Forge) ports {
+	return ports{pulls: f, comments: f, refs: f, labels: f, assignees: f, reviews: f, drafts: f,
+		runs: f, commits: f, people: f, artifacts: f, ledger: f}
 }
 
 // route sends the event to its use case (DESIGN §3).
@@ -295,7 +319,7 @@ func baseObservation(ctx context.Context, r *run, s loadSpec) (failing map[strin
 	if rs := r.state; rs != nil && rs.baseRead && strings.EqualFold(rs.baseSHA, base) {
 		runs = rs.baseRuns // read with the ledger
 	} else {
-		runs, err = r.forge.ReadHeads(ctx, q, []string{base})
+		runs, err = r.api.ledger.ReadHeads(ctx, q, []string{base})
 	}
 	if err != nil {
 		r.note("could not read the breaker's observation of the base %s (%v): a test failing there too counts as this branch's", breaker.ShortSHA(base), err)

@@ -63,7 +63,7 @@ func observeBase(ctx context.Context, r *run, head, branch string) Outcome {
 	run := redactCheckRun(r, CheckRun{Name: r.in.CheckName, HeadSHA: head, Conclusion: conclusion,
 		Title: report.SafeLine(report.Clip(title, 200)), Summary: summary,
 		Text: "What CI saw on the base branch at this commit, read by the pull requests based on it.\n\n" + block})
-	_, err = r.forge.CreateCheckRun(ctx, run)
+	_, err = r.api.ledger.CreateCheckRun(ctx, run)
 	r.noteWrite("record the base observation of "+branch+" at "+breaker.ShortSHA(head), err)
 	r.ax.Logf("breaker: %s is the default branch: recorded what CI saw here (%d tests, %d failing) for the pull requests based on it",
 		report.SafeLine(branch), entry.Counts.Total, len(failing))

@@ -29,7 +29,7 @@ func onClosed(ctx context.Context, r *run, pr forge.PullRequest) Outcome {
 	var errs []error
 	for _, t := range owned {
 		ref := "tags/" + t.Name
-		sha, found, err := r.forge.GetRef(ctx, ref)
+		sha, found, err := r.api.refs.GetRef(ctx, ref)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("read %s: %w", ref, err))
@@ -38,7 +38,7 @@ func onClosed(ctx context.Context, r *run, pr forge.PullRequest) Outcome {
 		case !strings.EqualFold(sha, t.SHA):
 			r.note("%s points at %s, not at %s where this pull request put it: someone else's now, left alone", t.Name, breaker.ShortSHA(sha), breaker.ShortSHA(t.SHA))
 		default:
-			if err := r.forge.DeleteRef(ctx, ref); err != nil {
+			if err := r.api.refs.DeleteRef(ctx, ref); err != nil {
 				errs = append(errs, fmt.Errorf("delete %s: %w", ref, err))
 				continue
 			}

@@ -38,7 +38,7 @@ func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComm
 	if why := notAPerson(r, c); why != "" {
 		return refuse(ctx, r, c, cmd, why)
 	}
-	pr, err := r.forge.PullRequest(ctx, c.Issue)
+	pr, err := r.api.pulls.PullRequest(ctx, c.Issue)
 	if err != nil {
 		return r.fail("cannot read the pull request", fmt.Errorf("read pull request #%d: %w", c.Issue, err))
 	}
@@ -95,7 +95,7 @@ func verify(ctx context.Context, r *run, c actionenv.IssueComment, pr forge.Pull
 	case slices.ContainsFunc(pushers, func(p string) bool { return forge.SameLogin(p, login) }):
 		return login + " wrote or pushed commits of the pull request, so is treated as the agent, which may not reset or debug its own breaker", nil
 	}
-	perm, err := r.forge.Permission(ctx, login)
+	perm, err := r.api.people.Permission(ctx, login)
 	if err != nil {
 		return "", fmt.Errorf("ask GitHub the permission of %s: %w", login, err)
 	}
@@ -125,7 +125,7 @@ func oneCommentOneReset(ctx context.Context, r *run, c actionenv.IssueComment, r
 				c.ID, e.Slice, breaker.ShortSHA(e.Head)), nil
 		}
 	}
-	got, found, err := r.forge.GetComment(ctx, c.ID)
+	got, found, err := r.api.comments.GetComment(ctx, c.ID)
 	switch {
 	case err != nil:
 		return "", err
@@ -151,7 +151,7 @@ func refuse(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCm
 	r.note("%s", msg)
 	if r.in.Comment {
 		body := "**Circuit breaker:** " + report.EscapeText(r.red.Clean(msg)) + "\n"
-		_, err := r.forge.CreateComment(ctx, c.Issue, body)
+		_, err := r.api.comments.CreateComment(ctx, c.Issue, body)
 		r.noteWrite("answer the command on #"+strconv.Itoa(c.Issue), err)
 	}
 	r.ax.Annotate(actionenv.LevelWarning, "Circuit breaker command refused", report.SafeLine(r.red.Clean(msg)))

@@ -99,13 +99,21 @@ func readGate(ctx context.Context, r *run, number int, branch string) (evaluate.
 	return evaluate.GateOf(rs.ledger, evaluate.Run{PR: number, Branch: branch, Commits: rs.commits}), nil
 }
 
+// GateReader is what reading the gate needs: the ledger, and the comments
+// and permissions its reset records are verified against.
+type GateReader interface {
+	LedgerStore
+	Comments
+	People
+}
+
 // ReadGate is the gate for the command line (breaker gate): the same read
 // as mode: gate, through f, with the inputs that shape it (the check
 // name, the tag prefix, the app id, the ledger key, the agent's logins);
 // the notes say what the read found on the way.
-func ReadGate(ctx context.Context, f Forge, in actionenv.Inputs, number int, branch string) (evaluate.Gate, []string, error) {
+func ReadGate(ctx context.Context, f GateReader, in actionenv.Inputs, number int, branch string) (evaluate.Gate, []string, error) {
 	ax := actionenv.New(func(string) string { return "" }, io.Discard)
-	r := &run{ax: ax, in: in, forge: f, red: report.NewRedactor(in.Token), policy: breaker.DefaultPolicy()}
+	r := &run{ax: ax, in: in, api: ports{ledger: f, comments: f, people: f}, red: report.NewRedactor(in.Token), policy: breaker.DefaultPolicy()}
 	g, err := readGate(ctx, r, number, branch)
 	return g, r.notes, err
 }
@@ -116,7 +124,7 @@ func ReadGate(ctx context.Context, f Forge, in actionenv.Inputs, number int, bra
 func gateTarget(ctx context.Context, r *run) (*forge.PullRequest, string, error) {
 	ev := r.gh.Event
 	if r.in.PullRequest > 0 {
-		pr, err := r.forge.PullRequest(ctx, r.in.PullRequest)
+		pr, err := r.api.pulls.PullRequest(ctx, r.in.PullRequest)
 		if err != nil {
 			return nil, "", fmt.Errorf("read pull request #%d (input pull-request): %w", r.in.PullRequest, err)
 		}
@@ -126,7 +134,7 @@ func gateTarget(ctx context.Context, r *run) (*forge.PullRequest, string, error)
 	case ev.PullRequest != nil:
 		return ev.PullRequest, "", nil
 	case ev.Comment != nil && ev.Comment.OnPullRequest:
-		pr, err := r.forge.PullRequest(ctx, ev.Comment.Issue)
+		pr, err := r.api.pulls.PullRequest(ctx, ev.Comment.Issue)
 		if err != nil {
 			return nil, "", fmt.Errorf("read pull request #%d: %w", ev.Comment.Issue, err)
 		}
@@ -134,14 +142,14 @@ func gateTarget(ctx context.Context, r *run) (*forge.PullRequest, string, error)
 	case ev.Comment != nil && ev.Comment.Issue > 0:
 		// An agent started on an issue works on the pull request that
 		// closes it: that one is gated (none open yet: nothing to gate).
-		prs, err := r.forge.ClosingPullRequests(ctx, ev.Comment.Issue)
+		prs, err := r.api.assignees.ClosingPullRequests(ctx, ev.Comment.Issue)
 		if err != nil {
 			return nil, "", fmt.Errorf("read the pull requests that close #%d: %w", ev.Comment.Issue, err)
 		}
 		if len(prs) == 0 {
 			return nil, "", errNothingToGate
 		}
-		pr, err := r.forge.PullRequest(ctx, prs[0])
+		pr, err := r.api.pulls.PullRequest(ctx, prs[0])
 		if err != nil {
 			return nil, "", fmt.Errorf("read pull request #%d: %w", prs[0], err)
 		}
@@ -166,7 +174,7 @@ func gateCommentURL(ctx context.Context, r *run, pr int, slice string) string {
 	comments := r.state.comments
 	if !r.state.complete {
 		var err error
-		if comments, err = r.forge.ListComments(ctx, pr); err != nil {
+		if comments, err = r.api.comments.ListComments(ctx, pr); err != nil {
 			r.note("could not list the comments of #%d to link the diagnostic: %v", pr, err)
 			return ""
 		}

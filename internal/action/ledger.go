@@ -44,7 +44,7 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 	if pr > 0 && r.in.Base == "" {
 		q.Base = base // its observation comes back with the ledger
 	}
-	st, err := r.forge.ReadLedger(ctx, q)
+	st, err := r.api.ledger.ReadLedger(ctx, q)
 	if err != nil {
 		return remoteState{}, err
 	}
@@ -63,7 +63,7 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 	if r.before != "" {
 		also = append(also, r.before)
 	}
-	read, followed, err := FollowPrevHeads(ctx, r.forge, st.Runs, q, evaluate.Run{PR: pr, Branch: branch, Commits: st.Commits}, also...)
+	read, followed, err := FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, evaluate.Run{PR: pr, Branch: branch, Commits: st.Commits}, also...)
 	if err != nil {
 		return remoteState{}, err
 	}
@@ -119,7 +119,7 @@ func resetUnverified(ctx context.Context, r *run, pr int, e ledger.Entry, pusher
 	case used[id]:
 		return fmt.Sprintf("comment %d already gave a reset", id), nil
 	}
-	c, found, err := r.forge.GetComment(ctx, id)
+	c, found, err := r.api.comments.GetComment(ctx, id)
 	switch {
 	case err != nil:
 		return "", err
@@ -138,7 +138,7 @@ func resetUnverified(ctx context.Context, r *run, pr int, e ledger.Entry, pusher
 	if !ok || cmd.kind != cmdReset || (cmd.slice != "" && cmd.slice != e.Slice) {
 		return fmt.Sprintf("comment %d is not a /breaker reset of slice %s", id, e.Slice), nil
 	}
-	perm, err := r.forge.Permission(ctx, c.Author)
+	perm, err := r.api.people.Permission(ctx, c.Author)
 	if err != nil {
 		return "", err
 	}
@@ -478,7 +478,7 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 		Summary: report.Markdown(d, report.Options{MaxBytes: maxCheckText - 1000, FullReport: r.gh.RunURL, Redactor: r.red}),
 		Text:    text, Annotations: annotations(snap, r),
 	})
-	_, err := r.forge.CreateCheckRun(ctx, run)
+	_, err := r.api.ledger.CreateCheckRun(ctx, run)
 	switch {
 	case err == nil:
 		r.noteDone("recorded this head's ledger entry in check run %s", r.in.CheckName)
@@ -588,7 +588,7 @@ func writeRefusal(ctx context.Context, r *run, head, title string, err error, wi
 		Summary: "## Circuit breaker: " + report.SafeLine(title) + "\n\n" + report.CodeBlock(why, "text") + "\n",
 		Text:    text,
 	})
-	_, cerr := r.forge.CreateCheckRun(ctx, run)
+	_, cerr := r.api.ledger.CreateCheckRun(ctx, run)
 	r.noteWrite("write the failed check run "+r.in.CheckName+" on "+breaker.ShortSHA(head), cerr)
 }
 

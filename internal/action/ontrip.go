@@ -52,7 +52,7 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0 && !r.in.OnTripDraft && !r.in.CancelWorkflows) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
 		return nil
 	}
-	current, err := r.forge.PullRequest(ctx, pr.Number)
+	current, err := r.api.pulls.PullRequest(ctx, pr.Number)
 	if err != nil {
 		r.note("could not read #%d's labels, so the on-trip labels were left as they are: %v", pr.Number, err)
 		return nil
@@ -62,7 +62,7 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 		if !slices.Contains(current.Labels, l) {
 			continue
 		}
-		if labelError(r, r.forge.RemoveLabel(ctx, pr.Number, l), "take the label "+quote(l)+" off", pr.Number) {
+		if labelError(r, r.api.labels.RemoveLabel(ctx, pr.Number, l), "take the label "+quote(l)+" off", pr.Number) {
 			rec.Removed = append(rec.Removed, l)
 		}
 	}
@@ -70,7 +70,7 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 	case add == "":
 	case slices.Contains(current.Labels, add):
 		r.note("#%d already carries the label %s: left as it is", pr.Number, quote(add))
-	case labelError(r, r.forge.AddLabels(ctx, pr.Number, []string{add}), "put the label "+quote(add)+" on", pr.Number):
+	case labelError(r, r.api.labels.AddLabels(ctx, pr.Number, []string{add}), "put the label "+quote(add)+" on", pr.Number):
 		rec.Label = add
 	}
 	var assigned []string
@@ -79,7 +79,7 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 			assigned = append(assigned, current.Assignees[i])
 		}
 	}
-	if len(assigned) > 0 && labelError(r, r.forge.RemoveAssignees(ctx, pr.Number, assigned), "unassign "+strings.Join(assigned, ", ")+" from", pr.Number) {
+	if len(assigned) > 0 && labelError(r, r.api.assignees.RemoveAssignees(ctx, pr.Number, assigned), "unassign "+strings.Join(assigned, ", ")+" from", pr.Number) {
 		rec.Unassigned = assigned
 	}
 	if len(unassign) > 0 {
@@ -87,12 +87,12 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 	}
 	if len(review) > 0 {
 		people, teams := splitReviewers(review)
-		if labelError(r, r.forge.RequestReview(ctx, pr.Number, people, teams), "ask "+strings.Join(review, ", ")+" to review", pr.Number) {
+		if labelError(r, r.api.reviews.RequestReview(ctx, pr.Number, people, teams), "ask "+strings.Join(review, ", ")+" to review", pr.Number) {
 			rec.Reviewers = review
 		}
 	}
 	if r.in.OnTripDraft && !current.Draft && current.NodeID != "" &&
-		labelError(r, r.forge.ConvertToDraft(ctx, current.NodeID), "convert to a draft", pr.Number) {
+		labelError(r, r.api.drafts.ConvertToDraft(ctx, current.NodeID), "convert to a draft", pr.Number) {
 		rec.Drafted = true
 	}
 	if r.in.CancelWorkflows {
@@ -113,26 +113,26 @@ func undoOnTrip(ctx context.Context, r *run, pr int) {
 		return
 	}
 	if rec.Label != "" {
-		labelError(r, r.forge.RemoveLabel(ctx, pr, rec.Label), "take the label "+quote(rec.Label)+" off", pr)
+		labelError(r, r.api.labels.RemoveLabel(ctx, pr, rec.Label), "take the label "+quote(rec.Label)+" off", pr)
 	}
 	if len(rec.Removed) > 0 {
-		labelError(r, r.forge.AddLabels(ctx, pr, rec.Removed), "put back the labels "+strings.Join(rec.Removed, ", ")+" on", pr)
+		labelError(r, r.api.labels.AddLabels(ctx, pr, rec.Removed), "put back the labels "+strings.Join(rec.Removed, ", ")+" on", pr)
 	}
 	if len(rec.Unassigned) > 0 {
-		labelError(r, r.forge.AddAssignees(ctx, pr, rec.Unassigned), "assign "+strings.Join(rec.Unassigned, ", ")+" again to", pr)
+		labelError(r, r.api.assignees.AddAssignees(ctx, pr, rec.Unassigned), "assign "+strings.Join(rec.Unassigned, ", ")+" again to", pr)
 	}
 	for _, iu := range rec.IssueUnassigned {
-		labelError(r, r.forge.AddAssignees(ctx, iu.Issue, iu.Logins), "assign "+strings.Join(iu.Logins, ", ")+" again to", iu.Issue)
+		labelError(r, r.api.assignees.AddAssignees(ctx, iu.Issue, iu.Logins), "assign "+strings.Join(iu.Logins, ", ")+" again to", iu.Issue)
 	}
 	if len(rec.Reviewers) > 0 {
 		people, teams := splitReviewers(rec.Reviewers)
-		labelError(r, r.forge.RemoveReviewRequest(ctx, pr, people, teams), "take back the review request of", pr)
+		labelError(r, r.api.reviews.RemoveReviewRequest(ctx, pr, people, teams), "take back the review request of", pr)
 	}
 	if rec.Drafted {
-		if cur, err := r.forge.PullRequest(ctx, pr); err != nil {
+		if cur, err := r.api.pulls.PullRequest(ctx, pr); err != nil {
 			r.note("could not read #%d to mark it ready for review again: %v", pr, err)
 		} else {
-			labelError(r, r.forge.MarkReadyForReview(ctx, cur.NodeID), "mark ready for review again", pr)
+			labelError(r, r.api.drafts.MarkReadyForReview(ctx, cur.NodeID), "mark ready for review again", pr)
 		}
 	}
 	r.noteDone("undid what the trip did on #%d: %s", pr, describeOnTrip(*rec))
@@ -185,7 +185,7 @@ func describeOnTrip(rec ledger.OnTrip) string {
 // unassignFromIssues unassigns the listed logins from the issues pull
 // request pr closes, and returns what it did.
 func unassignFromIssues(ctx context.Context, r *run, pr int, unassign []string) []ledger.IssueLogins {
-	issues, err := r.forge.ClosingIssues(ctx, pr)
+	issues, err := r.api.assignees.ClosingIssues(ctx, pr)
 	if !labelError(r, err, "read the issues closed by", pr) {
 		return nil
 	}
@@ -197,7 +197,7 @@ func unassignFromIssues(ctx context.Context, r *run, pr int, unassign []string) 
 				who = append(who, a)
 			}
 		}
-		if len(who) > 0 && labelError(r, r.forge.RemoveAssignees(ctx, is.Number, who), "unassign "+strings.Join(who, ", ")+" from", is.Number) {
+		if len(who) > 0 && labelError(r, r.api.assignees.RemoveAssignees(ctx, is.Number, who), "unassign "+strings.Join(who, ", ")+" from", is.Number) {
 			out = append(out, ledger.IssueLogins{Issue: is.Number, Logins: who})
 		}
 	}
@@ -210,7 +210,7 @@ func cancelRuns(ctx context.Context, r *run, branch string) []int64 {
 	if branch == "" {
 		return nil
 	}
-	ids, err := r.forge.InProgressRuns(ctx, branch)
+	ids, err := r.api.runs.InProgressRuns(ctx, branch)
 	if !labelError(r, err, "list the workflow runs still going on "+branch, 0) {
 		return nil
 	}
@@ -220,7 +220,7 @@ func cancelRuns(ctx context.Context, r *run, branch string) []int64 {
 		if id == self {
 			continue
 		}
-		if labelError(r, r.forge.CancelRun(ctx, id), fmt.Sprintf("cancel workflow run %d", id), 0) {
+		if labelError(r, r.api.runs.CancelRun(ctx, id), fmt.Sprintf("cancel workflow run %d", id), 0) {
 			done = append(done, id)
 		}
 	}

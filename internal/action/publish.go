@@ -96,11 +96,11 @@ func putComment(ctx context.Context, r *run, pr int, slice, body string) error {
 		r.note("the breaker comment on %s is up to date", what)
 		return nil
 	case mine != nil:
-		err = r.forge.EditComment(ctx, mine.ID, body)
+		err = r.api.comments.EditComment(ctx, mine.ID, body)
 		r.noteWrite("update the breaker comment on "+what, err)
 		return err
 	}
-	created, err := r.forge.CreateComment(ctx, pr, body)
+	created, err := r.api.comments.CreateComment(ctx, pr, body)
 	if err == nil {
 		r.noteWrite("create the breaker comment on "+what, nil)
 		dedupeAfterCreate(ctx, r, pr, slice, created.ID)
@@ -119,7 +119,7 @@ func putComment(ctx context.Context, r *run, pr int, slice, body string) error {
 		r.note("the breaker comment on %s was created although GitHub's answer failed (%v); not posted twice", what, err)
 		return nil
 	}
-	_, err = r.forge.CreateComment(ctx, pr, body)
+	_, err = r.api.comments.CreateComment(ctx, pr, body)
 	r.noteWrite("create the breaker comment on "+what+" (second try)", err)
 	return err
 }
@@ -131,7 +131,7 @@ func stickyComment(ctx context.Context, r *run, pr int, slice string) (*forge.Co
 		comments = r.state.comments // the ledger query read them all
 	} else {
 		var err error
-		if comments, err = r.forge.ListComments(ctx, pr); err != nil {
+		if comments, err = r.api.comments.ListComments(ctx, pr); err != nil {
 			return nil, err
 		}
 	}
@@ -160,7 +160,7 @@ func stickyComment(ctx context.Context, r *run, pr int, slice string) (*forge.Co
 // ours deleted, by every run alike, so the pull request ends with one.
 // Failing to look is only noted: the comment posted is correct either way.
 func dedupeAfterCreate(ctx context.Context, r *run, pr int, slice string, created int64) {
-	comments, err := r.forge.ListComments(ctx, pr)
+	comments, err := r.api.comments.ListComments(ctx, pr)
 	if err != nil {
 		r.note("could not look for a second breaker comment after posting: %v", err)
 		return
@@ -225,7 +225,7 @@ func newestOf(cs []forge.Comment) forge.Comment {
 func deleteOthers(ctx context.Context, r *run, ours []forge.Comment, keep int64) {
 	for _, c := range ours {
 		if c.ID != keep {
-			r.noteWrite("delete duplicate breaker comment "+strconv.FormatInt(c.ID, 10), r.forge.DeleteComment(ctx, c.ID))
+			r.noteWrite("delete duplicate breaker comment "+strconv.FormatInt(c.ID, 10), r.api.comments.DeleteComment(ctx, c.ID))
 		}
 	}
 }
@@ -258,7 +258,7 @@ func identity(ctx context.Context, r *run) (string, error) {
 		me = r.state.viewer
 	}
 	if me == "" && !strings.HasPrefix(r.in.Token, "ghs_") {
-		login, err := r.forge.Identity(ctx)
+		login, err := r.api.people.Identity(ctx)
 		if err != nil && !errors.Is(err, forge.ErrForbidden) {
 			return "", fmt.Errorf("ask GitHub who the token is: %w", err)
 		}

@@ -29,7 +29,7 @@ func onDispatch(ctx context.Context, r *run, d actionenv.Dispatch) Outcome {
 	}
 	var pr *forge.PullRequest
 	if head := dec.Head; head != "" {
-		found, ok, err := r.forge.FindPullRequest(ctx, head)
+		found, ok, err := r.api.pulls.FindPullRequest(ctx, head)
 		switch {
 		case err != nil:
 			r.note("could not look up the pull request of %s, so no comment: %v", breaker.ShortSHA(head), err)

@@ -30,7 +30,7 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 		r.before = p.Before
 	}
 	var pr *forge.PullRequest
-	found, ok, err := r.forge.FindPullRequest(ctx, p.After)
+	found, ok, err := r.api.pulls.FindPullRequest(ctx, p.After)
 	switch {
 	case err != nil:
 		r.note("could not look up the pull request of this commit, so no comment: %v", err)

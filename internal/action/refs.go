@@ -48,7 +48,7 @@ func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing 
 		return existing, false
 	}
 	if existing == "" {
-		err := r.forge.CreateRef(ctx, ref, cp)
+		err := r.api.refs.CreateRef(ctx, ref, cp)
 		switch {
 		case err == nil:
 			r.noteDone("created the checkpoint tag %s at %s", d.Checkpoint.Tag, breaker.ShortSHA(cp))
@@ -64,7 +64,7 @@ func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing 
 			r.note("could not create the checkpoint tag %s: %v", d.Checkpoint.Tag, err)
 			return "", false
 		}
-		sha, found, gerr := r.forge.GetRef(ctx, ref)
+		sha, found, gerr := r.api.refs.GetRef(ctx, ref)
 		if gerr != nil || !found {
 			r.note("the checkpoint tag %s exists but could not be read back: %v", d.Checkpoint.Tag, gerr)
 			return "", false
@@ -81,7 +81,7 @@ func ensureCheckpoint(ctx context.Context, r *run, d breaker.Decision, existing 
 // moveResetTag points the slice's reset tag at sha, creating it if needed.
 func moveResetTag(ctx context.Context, r *run, slice, sha string) error {
 	ref := tagRef(r, breaker.RefReset, slice)
-	cur, found, err := r.forge.GetRef(ctx, ref)
+	cur, found, err := r.api.refs.GetRef(ctx, ref)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", ref, err)
 	}
@@ -89,11 +89,11 @@ func moveResetTag(ctx context.Context, r *run, slice, sha string) error {
 	case found && cur == sha:
 		return nil
 	case found:
-		err = r.forge.UpdateRef(ctx, ref, sha, true)
+		err = r.api.refs.UpdateRef(ctx, ref, sha, true)
 	default:
-		err = r.forge.CreateRef(ctx, ref, sha)
+		err = r.api.refs.CreateRef(ctx, ref, sha)
 		if errors.Is(err, forge.ErrRefExists) {
-			err = r.forge.UpdateRef(ctx, ref, sha, true)
+			err = r.api.refs.UpdateRef(ctx, ref, sha, true)
 		}
 	}
 	if err != nil {

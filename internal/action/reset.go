@@ -86,7 +86,7 @@ func sharedBranch(ctx context.Context, r *run, pr forge.PullRequest) (string, er
 	if pr.Fork {
 		return "", nil // rollback says why it cannot push to a fork
 	}
-	prs, err := r.forge.OpenPullRequestsFrom(ctx, pr.HeadRef)
+	prs, err := r.api.pulls.OpenPullRequestsFrom(ctx, pr.HeadRef)
 	if err != nil {
 		return "", err
 	}
@@ -126,17 +126,17 @@ func rollback(ctx context.Context, r *run, pr forge.PullRequest, snap evaluate.S
 		r.note("the tag %s points at %s, not at the checkpoint this pull request's ledger recorded (%s): the tag is not used (it is someone else's, or was moved)",
 			d.Checkpoint.Tag, breaker.ShortSHA(refs.checkpoint), breaker.ShortSHA(cp))
 	}
-	tree, err := r.forge.CommitTree(ctx, cp)
+	tree, err := r.api.commits.CommitTree(ctx, cp)
 	if err != nil {
 		return "", fmt.Errorf("read the checkpoint %s: %w", breaker.ShortSHA(cp), err)
 	}
 	msg := fmt.Sprintf("Roll back slice %s to checkpoint %s\n\nThe tree of %s, restored by /breaker reset --rollback.\n\n%s: %s\n",
 		d.Slice, breaker.ShortSHA(cp), cp, r.policy.Key(breaker.TrailerSlice), d.Slice)
-	sha, err := r.forge.CreateCommit(ctx, msg, tree, []string{pr.HeadSHA})
+	sha, err := r.api.commits.CreateCommit(ctx, msg, tree, []string{pr.HeadSHA})
 	if err != nil {
 		return "", fmt.Errorf("create the rollback commit: %w", err)
 	}
-	if err := r.forge.UpdateRef(ctx, "heads/"+pr.HeadRef, sha, false); err != nil {
+	if err := r.api.refs.UpdateRef(ctx, "heads/"+pr.HeadRef, sha, false); err != nil {
 		return "", fmt.Errorf("fast-forward %s to the rollback commit %s: %w", pr.HeadRef, breaker.ShortSHA(sha), err)
 	}
 	r.noteDone("rolled %s back to the tree of %s with commit %s", pr.HeadRef, breaker.ShortSHA(cp), breaker.ShortSHA(sha))

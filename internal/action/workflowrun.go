@@ -79,12 +79,12 @@ func runPullRequest(ctx context.Context, r *run, wr actionenv.WorkflowRun) (*for
 	if wr.PullRequest != nil {
 		return wr.PullRequest, nil
 	}
-	found, ok, err := r.forge.FindPullRequest(ctx, wr.HeadSHA)
+	found, ok, err := r.api.pulls.FindPullRequest(ctx, wr.HeadSHA)
 	if err != nil {
 		return nil, fmt.Errorf("look up the pull request of %s: %w", breaker.ShortSHA(wr.HeadSHA), err)
 	}
 	if !ok && wr.HeadOwner != "" && wr.HeadBranch != "" {
-		found, ok, err = r.forge.FindPullRequestByHead(ctx, wr.HeadOwner, wr.HeadBranch, wr.HeadSHA)
+		found, ok, err = r.api.pulls.FindPullRequestByHead(ctx, wr.HeadOwner, wr.HeadBranch, wr.HeadSHA)
 		if err != nil {
 			return nil, fmt.Errorf("look up the pull request from %s:%s: %w", wr.HeadOwner, wr.HeadBranch, err)
 		}
@@ -98,7 +98,7 @@ func runPullRequest(ctx context.Context, r *run, wr actionenv.WorkflowRun) (*for
 // unpackResults downloads the results artifact of run runID and unpacks
 // it into a fresh scratch directory, removed by cleanup.
 func unpackResults(ctx context.Context, r *run, runID int64) (dir string, cleanup func(), err error) {
-	data, err := r.forge.DownloadArtifact(ctx, runID, r.in.ResultsArtifact, maxArtifactZip)
+	data, err := r.api.artifacts.DownloadArtifact(ctx, runID, r.in.ResultsArtifact, maxArtifactZip)
 	if err != nil {
 		return "", nil, err
 	}
