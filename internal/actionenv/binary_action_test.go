@@ -127,3 +127,61 @@ func TestBinaryAction_InStepWithTheRootAction(t *testing.T) {
 var updateFlag = flag.Bool("update", false, "rewrite generated files (binary/action.yml)")
 
 func updateBinary() bool { return *updateFlag }
+
+// The release builds the six archives binary/run.sh downloads: every
+// RUNNER_OS × RUNNER_ARCH it maps (linux, darwin, windows × amd64, arm64),
+// a zip for windows and a tar.gz for the others, named as run.sh names
+// them. .ci/run builds only the host's archive (goreleaser --single-target,
+// the whole pipeline for one); this holds the matrix to what run.sh needs.
+func TestBinaryAction_TheReleaseBuildsEveryArchiveRunShDownloads(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../.goreleaser.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Builds []struct {
+			Goos   []string `yaml:"goos"`
+			Goarch []string `yaml:"goarch"`
+		} `yaml:"builds"`
+		Archives []struct {
+			Formats         []string `yaml:"formats"`
+			NameTemplate    string   `yaml:"name_template"`
+			FormatOverrides []struct {
+				Goos    string   `yaml:"goos"`
+				Formats []string `yaml:"formats"`
+			} `yaml:"format_overrides"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		t.Fatalf(".goreleaser.yaml: %v", err)
+	}
+	if len(cfg.Builds) != 1 || len(cfg.Archives) != 1 {
+		t.Fatalf(".goreleaser.yaml: %d builds and %d archives, want one of each", len(cfg.Builds), len(cfg.Archives))
+	}
+	script, err := os.ReadFile("../../binary/run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, a := cfg.Builds[0], cfg.Archives[0]
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if !strings.Contains(strings.Join(b.Goos, " "), goos) || !strings.Contains(string(script), "os="+goos) {
+			t.Errorf("goos %v and run.sh must both have %s", b.Goos, goos)
+		}
+	}
+	for _, arch := range []string{"amd64", "arm64"} {
+		if !strings.Contains(strings.Join(b.Goarch, " "), arch) || !strings.Contains(string(script), "arch="+arch) {
+			t.Errorf("goarch %v and run.sh must both have %s", b.Goarch, arch)
+		}
+	}
+	if len(b.Goos)*len(b.Goarch) != 6 {
+		t.Errorf("the release builds %d targets, want the six run.sh downloads", len(b.Goos)*len(b.Goarch))
+	}
+	if strings.Join(a.Formats, ",") != "tar.gz" || len(a.FormatOverrides) != 1 || a.FormatOverrides[0].Goos != "windows" ||
+		strings.Join(a.FormatOverrides[0].Formats, ",") != "zip" || !strings.Contains(string(script), "ext=zip") {
+		t.Errorf("archives: %v, overrides %+v; want tar.gz, and zip for windows, as run.sh unpacks them", a.Formats, a.FormatOverrides)
+	}
+	if a.NameTemplate != "{{ .ProjectName }}_{{ .Version }}_{{ .Os }}_{{ .Arch }}" || !strings.Contains(string(script), `archive="breaker_${version}_${os}_${arch}.${ext}"`) {
+		t.Errorf("archive names: %q; run.sh downloads breaker_<version>_<os>_<arch>.<ext>", a.NameTemplate)
+	}
+}
