@@ -25,15 +25,9 @@ func ParseNUnit(r io.Reader) (*Result, error) {
 type nunitParser struct{ xmlCase }
 
 func (p *nunitParser) start(raw []byte, attrs []rawAttr) error {
-	name := string(raw)
-	if err := p.tree.open(name); err != nil {
+	name, inCase, err := p.open(raw, attrs, "test-case", p.startCase)
+	if err != nil || !inCase {
 		return err
-	}
-	if p.tc == nil {
-		if name == "test-case" {
-			p.startCase(attrs)
-		}
-		return nil
 	}
 	switch {
 	case name == "failure" && len(p.tree.stack) == p.caseDepth+1:

@@ -30,6 +30,23 @@ type xmlCase struct {
 
 func (c *xmlCase) text(data []byte) error { return c.tree.text(data) }
 
+// open enters an element: at caseName, outside a case, it starts one
+// (begin reads the case's attributes). inCase says whether the element is
+// inside a case, where the reader looks for its message and output.
+func (c *xmlCase) open(raw []byte, attrs []rawAttr, caseName string, begin func([]rawAttr)) (name string, inCase bool, err error) {
+	name = string(raw)
+	if err := c.tree.open(name); err != nil {
+		return "", false, err
+	}
+	if c.tc == nil {
+		if name == caseName {
+			begin(attrs)
+		}
+		return name, false, nil
+	}
+	return name, true, nil
+}
+
 // begin starts reading case t at the current element.
 func (c *xmlCase) begin(t Test) {
 	c.tc, c.caseDepth = &t, len(c.tree.stack)

@@ -25,15 +25,9 @@ func ParseXUnit(r io.Reader) (*Result, error) {
 type xunitParser struct{ xmlCase }
 
 func (p *xunitParser) start(raw []byte, attrs []rawAttr) error {
-	name := string(raw)
-	if err := p.tree.open(name); err != nil {
+	name, inCase, err := p.open(raw, attrs, "test", p.startTest)
+	if err != nil || !inCase {
 		return err
-	}
-	if p.tc == nil {
-		if name == "test" {
-			p.startTest(attrs)
-		}
-		return nil
 	}
 	switch {
 	case name == "message" && p.tree.parent(1) == "failure":
