@@ -91,11 +91,30 @@ func logRows(es []breaker.LogEntry, unit string) string {
 	}
 	var b strings.Builder
 	for i, e := range es {
+		if i == logHead && len(es) > logHead+logTail {
+			// A long line of work: its first rows say how it started, the
+			// last what it does now; the rows between are in the JSON report
+			// (each rendered and then cut by the comment's size bound cost
+			// a thousand-push run a tenth of its CPU). The list starts again
+			// after the gap, numbered where it resumes.
+			plural := unit + "s"
+			if strings.HasSuffix(unit, "sh") {
+				plural = unit + "es"
+			}
+			fmt.Fprintf(&b, "\n_(%d more %s, in the JSON report)_\n\n", len(es)-logHead-logTail, plural)
+		}
+		if i >= logHead && i < len(es)-logTail {
+			continue
+		}
 		fmt.Fprintf(&b, "%d. %s -> files: %s -> result: %s (%s %d, %s)\n",
 			i+1, strategy(e.Strategy), fileList(e.Files), resultText(e.Result), unit, e.Attempt, shaSpan(e.SHA))
 	}
 	return b.String()
 }
+
+// A log longer than logHead + logTail rows shows its first logHead and its
+// last logTail.
+const logHead, logTail = 5, 30
 
 func strategy(s string) string {
 	if t := inline(s); t != "" {
