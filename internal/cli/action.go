@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/action"
@@ -54,8 +55,19 @@ func runAction(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker action: unexpected argument %q; the action is configured through its inputs\n", args[0])
 		return ExitUsage
 	}
+	if env.Getenv("GOGC") == "" {
+		// One run is a short-lived process that reads a ledger and exits:
+		// the garbage collector at twice its default target heap spends a
+		// fifth less CPU on a 1,000-push line for about 15 MB more memory
+		// (bench/actioncost). GOGC, when set, decides.
+		debug.SetGCPercent(actionGCPercent)
+	}
 	return runActionWith(ctx, env, defaultActionDeps())
 }
+
+// actionGCPercent is the garbage collector's target for a breaker action
+// run (GOGC's default is 100).
+const actionGCPercent = 200
 
 // runActionWith runs the Action with its outside world given.
 func runActionWith(ctx context.Context, env *Env, deps action.Deps) int {
