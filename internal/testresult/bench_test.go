@@ -2,7 +2,9 @@ package testresult
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -137,4 +139,40 @@ func measureHeap(fn func() any) (peak, live uint64) {
 	live = read() - base
 	runtime.KeepAlive(res)
 	return max - base, live
+}
+
+// BenchmarkGoTestStdlibDecoderLoop is the reference for
+// BenchmarkParseGoTest100k: a plain encoding/json.Decoder loop over the
+// same stream into test2json's event, doing nothing else (issue 35).
+func BenchmarkGoTestStdlibDecoderLoop(b *testing.B) {
+	data := genGoTest(100_000)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	type event struct {
+		Time                                                   string
+		Action, Package, Test, Output, FailedBuild, ImportPath string
+		Elapsed                                                float64
+	}
+	cpu0 := cpuTime()
+	n := 0
+	for b.Loop() {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		events := 0
+		for {
+			var ev event
+			if err := dec.Decode(&ev); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			events++
+		}
+		if events < 400_000 {
+			b.Fatalf("%d events", events)
+		}
+		n++
+	}
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(len(data))*float64(n)/1e6/cpu.Seconds(), "MB/cpu-s")
+	}
 }

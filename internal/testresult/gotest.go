@@ -90,11 +90,14 @@ type goParser struct {
 
 	ambiguous      int    // events that name a key twice, read as failures
 	firstAmbiguous string // the first of them, for the warning
+
+	names   map[string]string // interned names (intern)
+	scratch []byte            // a string's unescaped bytes (decodeEvent)
 }
 
 func newGoParser() *goParser {
 	return &goParser{runs: map[goKey]*goRun{}, pkgs: map[string]*goPkg{}, index: map[goKey]int{},
-		builds: map[string]*capBuf{}, unknown: map[string]int{}}
+		builds: map[string]*capBuf{}, unknown: map[string]int{}, names: map[string]string{}}
 }
 
 func (p *goParser) line(line []byte) {
@@ -103,22 +106,17 @@ func (p *goParser) line(line []byte) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		var ev goEvent
-		err := json.Unmarshal(trimmed, &ev)
-		if err == nil && ev.Action != "" {
-			if key := ambiguousKeys(trimmed); key != "" {
-				p.ambiguous++
-				if p.firstAmbiguous == "" {
-					p.firstAmbiguous = fmt.Sprintf("line %d names %q twice", p.lineNo, key)
-				}
-				if ev.Test != "" || ev.Package != "" {
-					ev.Action = "fail" // fail closed: never let the last duplicate pass
-				}
-			}
-			p.event(&ev)
+		if dup, ok := decodeEvent(trimmed, &ev, p.intern, &p.scratch); ok {
+			p.decoded(line, trimmed, &ev, dup)
 			return
 		}
+		err := json.Unmarshal(trimmed, &ev)
 		if err == nil {
-			p.textLine(line) // JSON, but not an event: a program's own output
+			dup := ""
+			if ev.Action != "" {
+				dup = ambiguousKeys(trimmed)
+			}
+			p.decoded(line, trimmed, &ev, dup)
 			return
 		}
 		p.badJSON++
@@ -134,6 +132,42 @@ func (p *goParser) line(line []byte) {
 	}
 	p.textLine(line)
 }
+
+// decoded takes a line that is JSON: an event (dup names a key it repeats),
+// or a program's own output that happens to be JSON.
+func (p *goParser) decoded(line, trimmed []byte, ev *goEvent, dup string) {
+	if ev.Action == "" {
+		p.textLine(line) // JSON, but not an event: a program's own output
+		return
+	}
+	if dup != "" {
+		p.ambiguous++
+		if p.firstAmbiguous == "" {
+			p.firstAmbiguous = fmt.Sprintf("line %d names %q twice", p.lineNo, dup)
+		}
+		if ev.Test != "" || ev.Package != "" {
+			ev.Action = "fail" // fail closed: never let the last duplicate pass
+		}
+	}
+	p.event(ev)
+}
+
+// intern is the string of a package, test or import path name: one
+// allocation a name a stream, however many events repeat it (bounded: a
+// stream of ever new names stops being interned).
+func (p *goParser) intern(b []byte) string {
+	if s, ok := p.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(p.names) < maxInterned {
+		p.names[s] = s
+	}
+	return s
+}
+
+// maxInterned bounds the names a parser keeps for intern.
+const maxInterned = 1 << 16
 
 func (p *goParser) pkg(name string) *goPkg {
 	g := p.pkgs[name]
