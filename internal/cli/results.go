@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -197,8 +198,12 @@ type runJSON struct {
 	Output  *string `json:"output"`
 }
 
+// writeResultsJSON writes the report as indented JSON, a test at a time:
+// the document is the one json.MarshalIndent gives, without ever holding
+// every test's JSON at once (200,000 tests held their copy, the marshalled
+// text and the defused text: five times the parse's memory; issue 35).
 func writeResultsJSON(w io.Writer, rep testresult.Report) error {
-	out := resultsJSON{Files: []fileJSON{}, Counts: rep.Counts(), Tests: make([]testJSON, 0, len(rep.Tests))}
+	out := resultsJSON{Files: []fileJSON{}, Counts: rep.Counts(), Tests: []testJSON{}}
 	for _, f := range rep.Files {
 		fj := fileJSON{Path: f.Path, Format: optional(fileFormat(f)), Warnings: []string{}}
 		if f.Err != nil {
@@ -208,24 +213,48 @@ func writeResultsJSON(w io.Writer, rep testresult.Report) error {
 		}
 		out.Files = append(out.Files, fj)
 	}
-	for _, t := range rep.Tests {
-		tj := testJSON{Name: t.FullName(), Status: string(t.Status), Message: optional(t.Message), Output: optional(t.Output),
-			File: optional(t.File), Flaky: t.Flaky, Runs: []runJSON{}}
-		if t.Line > 0 {
-			tj.Line = &t.Line
-		}
-		for _, r := range t.Runs {
-			tj.Runs = append(tj.Runs, runJSON{Status: string(r.Status), Message: optional(r.Message), Output: optional(r.Output)})
-		}
-		out.Tests = append(out.Tests, tj)
-	}
 	out.Infra = optional(rep.Infra)
 	data, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, report.DefuseCommands(string(data)+"\n"))
-	return err
+	doc := string(data) + "\n"
+	const empty = "\n  \"tests\": [],\n" // a key at the top level: no string holds it unescaped
+	at := strings.Index(doc, empty)
+	if len(rep.Tests) == 0 || at < 0 {
+		_, err = io.WriteString(w, report.DefuseCommands(doc))
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	// Every piece ends at a line's end: DefuseCommands works a line at a
+	// time, so defusing the pieces is defusing the document.
+	bw.WriteString(report.DefuseCommands(doc[:at] + "\n  \"tests\": [\n"))
+	for i, t := range rep.Tests {
+		data, err := json.MarshalIndent(testOf(t), "    ", "  ")
+		if err != nil {
+			return err
+		}
+		end := ",\n"
+		if i == len(rep.Tests)-1 {
+			end = "\n"
+		}
+		bw.WriteString(report.DefuseCommands("    " + string(data) + end))
+	}
+	bw.WriteString(report.DefuseCommands("  ],\n" + doc[at+len(empty):]))
+	return bw.Flush()
+}
+
+// testOf is one test as the JSON report writes it.
+func testOf(t testresult.Test) testJSON {
+	tj := testJSON{Name: t.FullName(), Status: string(t.Status), Message: optional(t.Message), Output: optional(t.Output),
+		File: optional(t.File), Flaky: t.Flaky, Runs: []runJSON{}}
+	if t.Line > 0 {
+		tj.Line = &t.Line
+	}
+	for _, r := range t.Runs {
+		tj.Runs = append(tj.Runs, runJSON{Status: string(r.Status), Message: optional(r.Message), Output: optional(r.Output)})
+	}
+	return tj
 }
 
 func optional(s string) *string {

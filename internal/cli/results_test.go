@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
 	"sort"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/greenlight-ci/breaker/internal/report"
+	"github.com/greenlight-ci/breaker/internal/testresult"
 )
 
 // runBreaker runs the command line and returns its exit code and output.
@@ -164,5 +167,46 @@ func TestResults_DocumentedJSONIsTheShape(t *testing.T) {
 	back, _ := json.Marshal(got)
 	if a, b := keys(example), keys(string(back)); strings.Join(a, " ") != strings.Join(b, " ") {
 		t.Errorf("the documented keys\n%v\ndiffer from the written ones\n%v", a, b)
+	}
+}
+
+// The JSON report is written a test at a time, and is the document
+// json.MarshalIndent gives of the whole, byte for byte: no tests, one,
+// many, with runs, and text that must be defused.
+func TestResults_JSONStreamedIsTheWholeDocument(t *testing.T) {
+	t.Parallel()
+	reports := []testresult.Report{
+		{},
+		{Infra: "no result file matched", Files: []testresult.File{{Path: "a.xml", Err: errors.New("missing")}}},
+		{Tests: []testresult.Test{{Name: "TestA", Status: "pass"}}},
+		{Tests: []testresult.Test{
+			{Suite: "p", Name: "TestB", Status: "fail", Message: "::error::boom <&>", Output: "##[group]x\n::warning::y", File: "b_test.go", Line: 3,
+				Runs: []testresult.Run{{Status: "fail", Message: "first"}, {Status: "pass"}}, Flaky: true},
+			{Suite: "p", Name: `T"q"`, Status: "skip"},
+		}},
+	}
+	for i, rep := range reports {
+		var got strings.Builder
+		if err := writeResultsJSON(&got, rep); err != nil {
+			t.Fatal(err)
+		}
+		whole := resultsJSON{Files: []fileJSON{}, Counts: rep.Counts(), Tests: []testJSON{}, Infra: optional(rep.Infra)}
+		for _, f := range rep.Files {
+			fj := fileJSON{Path: f.Path, Format: optional(fileFormat(f)), Warnings: []string{}}
+			if f.Err != nil {
+				fj.Error = optional(f.Err.Error())
+			}
+			whole.Files = append(whole.Files, fj)
+		}
+		for _, tt := range rep.Tests {
+			whole.Tests = append(whole.Tests, testOf(tt))
+		}
+		data, err := json.MarshalIndent(whole, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := report.DefuseCommands(string(data) + "\n"); got.String() != want {
+			t.Errorf("report %d: streamed\n%s\nwant\n%s", i, got.String(), want)
+		}
 	}
 }
