@@ -1,5 +1,5 @@
 # Developer shortcuts; CI runs .ci/run, which these mirror.
-.PHONY: all build test race lint demo bench
+.PHONY: all build test race lint demo bench bench-all
 all: lint test
 
 build:
@@ -21,3 +21,6 @@ demo:
 
 bench:
 	bash bench/run.sh
+
+bench-all:
+	bash bench/all.sh
