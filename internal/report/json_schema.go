@@ -30,10 +30,17 @@ type Report struct {
 	PriorAttempts       []ReportAttempt    `json:"prior_attempts"`
 	Diagnostics         []ReportDiagnostic `json:"diagnostics"`
 	PolicyState         string             `json:"policy_state"`
-	PolicyDetail        any                `json:"policy_detail"` // the policy's own state: ReportPRP, ReportBMAD, ReportLiza; null under greenlight
-	Pushes              []ReportPush       `json:"pushes"`
-	Ledger              ReportLedger       `json:"ledger"`
-	Notes               []string           `json:"notes"`
+	// PRP, BMAD and Liza are the policy's own state under the key of its
+	// name, null unless that policy ran: the keys of schema v1, kept
+	// (fields are only ever added). PolicyDetail is the same state under
+	// one key whatever the policy, the one a new policy needs.
+	PRP          any          `json:"prp"`
+	BMAD         any          `json:"bmad"`
+	Liza         any          `json:"liza"`
+	PolicyDetail any          `json:"policy_detail"` // ReportPRP, ReportBMAD, ReportLiza; null under greenlight
+	Pushes       []ReportPush `json:"pushes"`
+	Ledger       ReportLedger `json:"ledger"`
+	Notes        []string     `json:"notes"`
 }
 
 // ReportBase is the base the branch was read from.
