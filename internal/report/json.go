@@ -13,7 +13,8 @@ import (
 
 // newReport maps d to its JSON shape. It does not redact: JSON does.
 func newReport(d breaker.Decision) Report {
-	return Report{
+	detail := policyJSON(d)
+	r := Report{
 		Schema:              Schema,
 		Policy:              d.Policy,
 		State:               string(d.State),
@@ -36,14 +37,24 @@ func newReport(d breaker.Decision) Report {
 		PriorAttempts:       reportAttempts(d.Prior),
 		Diagnostics:         reportDiagnostics(d.Diagnostics),
 		PolicyState:         policyState(d),
-		PRP:                 policyJSONOf(d, breaker.PolicyPRP),
-		BMAD:                policyJSONOf(d, breaker.PolicyBMAD),
-		Liza:                policyJSONOf(d, breaker.PolicyLiza),
-		PolicyDetail:        policyJSON(d),
+		PolicyDetail:        detail,
 		Pushes:              reportPushes(d.Pushes),
 		Ledger:              reportLedger(d.Ledger),
 		Notes:               nonNil(d.Notes),
 	}
+	// The schema's per-policy keys hold the same object, under the key of
+	// the policy that ran.
+	if d.Detail != nil {
+		switch d.Detail.PolicyName() {
+		case breaker.PolicyPRP:
+			r.PRP = detail
+		case breaker.PolicyBMAD:
+			r.BMAD = detail
+		case breaker.PolicyLiza:
+			r.Liza = detail
+		}
+	}
+	return r
 }
 
 // nullable returns nil for "" so that an absent value renders as null.

@@ -62,15 +62,6 @@ func policyJSON(d breaker.Decision) any {
 	return nil
 }
 
-// policyJSONOf is policyJSON when the decision's policy is name, else nil:
-// the schema's per-policy keys.
-func policyJSONOf(d breaker.Decision, name string) any {
-	if d.Detail == nil || d.Detail.PolicyName() != name {
-		return nil
-	}
-	return policyJSON(d)
-}
-
 // policyReason is the policy's words for its own trip reason; false when
 // the reason is not one the policy owns.
 func policyReason(d breaker.Decision) (reasonWords, bool) {
