@@ -40,6 +40,11 @@ var requestPermissions = []struct {
 	{"POST", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
 	{"POST", regexp.MustCompile(`/pulls/\d+/requested_reviewers$`), []string{"pull-requests: write"}},
 	{"GET", regexp.MustCompile(`/actions/runs$`), []string{"actions: read"}},
+	{"GET", regexp.MustCompile(`/actions/workflows/[^/]+/runs$`), []string{"actions: read"}},
+	{"GET", regexp.MustCompile(`/actions/runs/\d+/jobs$`), []string{"actions: read"}},
+	{"GET", regexp.MustCompile(`/actions/jobs/\d+/logs$`), []string{"actions: read"}},
+	{"GET", regexp.MustCompile(`/actions/runs/\d+/artifacts$`), []string{"actions: read"}},
+	{"GET", regexp.MustCompile(`/actions/artifacts/\d+/zip$`), []string{"actions: read"}},
 	{"POST", regexp.MustCompile(`/actions/runs/\d+/cancel$`), []string{"actions: write"}},
 	{"DELETE", regexp.MustCompile(`/pulls/\d+/requested_reviewers$`), []string{"pull-requests: write"}},
 	{"DELETE", regexp.MustCompile(`/issues/\d+/assignees$`), []string{"pull-requests: write|issues: write"}},
@@ -70,7 +75,13 @@ func grants(perms map[string]string, need string) bool {
 // permissions block.
 func readmeRecipe(t *testing.T, file string) map[string]string {
 	t.Helper()
-	readme, err := os.ReadFile("../../docs/action.md")
+	return docRecipe(t, "action.md", file)
+}
+
+// docRecipe is readmeRecipe for the recipe of another page of docs/.
+func docRecipe(t *testing.T, page, file string) map[string]string {
+	t.Helper()
+	readme, err := os.ReadFile("../../docs/" + page)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +94,11 @@ func readmeRecipe(t *testing.T, file string) map[string]string {
 			Permissions map[string]string `yaml:"permissions"`
 		}
 		if err := yaml.Unmarshal([]byte(body), &wf); err != nil || len(wf.Permissions) == 0 {
-			t.Fatalf("the recipe %s of docs/action.md: %v, permissions %v", file, err, wf.Permissions)
+			t.Fatalf("the recipe %s of docs/%s: %v, permissions %v", file, page, err, wf.Permissions)
 		}
 		return wf.Permissions
 	}
-	t.Fatalf("docs/action.md shows no recipe starting with # .github/workflows/%s", file)
+	t.Fatalf("docs/%s shows no recipe starting with # .github/workflows/%s", page, file)
 	return nil
 }
 

@@ -18,6 +18,10 @@ const (
 	InfraNoResults = "no_results" // no result file matched, a named one is missing, or none lists a test
 	InfraBuild     = "build"      // the runner reported that the code did not build or the run crashed
 	InfraCancelled = "cancelled"  // the run was cancelled or skipped, outside the agent's code
+	// InfraConclusion: CI concluded failure and nothing says which tests
+	// failed (a past run `breaker replay` reads without results or a log
+	// it knows): a failed push, the evidence floor.
+	InfraConclusion = "conclusion"
 )
 
 // The sources of a Push.
@@ -37,7 +41,7 @@ type Push struct {
 	Source     string // PushFromRun or PushFromLedger
 	Slice      string // the slice the observing run decided for; "" = any
 	Infra      string // why the tests did not run at Head; "" when they ran
-	InfraKind  string // InfraNoResults, InfraBuild, InfraCancelled; "" = not counted
+	InfraKind  string // InfraNoResults, InfraBuild, InfraConclusion, InfraCancelled; "" = not counted
 	// Tests holds, by full test name, every test failing or erroring at
 	// Head and every test asked about (those that failed at an earlier
 	// push), each with its status there.
@@ -238,7 +242,7 @@ type pushFold struct {
 // pushes that had them, and a head that does not build, are failed
 // pushes: never a way to stop counting. A cancelled run is not counted.
 func (f *pushFold) untested(p Push, s *PushSummary) {
-	counted := p.InfraKind == InfraBuild || (p.InfraKind == InfraNoResults && f.hadResults)
+	counted := p.InfraKind == InfraBuild || p.InfraKind == InfraConclusion || (p.InfraKind == InfraNoResults && f.hadResults)
 	if !counted || s.Prior {
 		return
 	}

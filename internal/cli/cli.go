@@ -31,6 +31,7 @@ func commands() []command {
 		{"trailers", "print the git trailers of a commit message as JSON", runTrailers},
 		{"results", "print what the breaker reads from test result files", runResults},
 		{"ledger", "fetch CI's ledger of a pull request or branch as JSON lines", runLedger},
+		{"replay", "replay a repository's past agent pull requests: where the breaker would have stopped them", runReplay},
 		{"gate", "exit 42 while a pull request's breaker is OPEN (before an agent works on it)", runGate},
 		{"demo", "evaluate a throw-away repository with a death spiral", runDemo},
 		{"init", "write the breaker's workflows into a repository", runInit},

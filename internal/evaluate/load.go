@@ -65,6 +65,12 @@ type Options struct {
 	// ledger entry (of this pull request) instead of result files: a run a
 	// comment started ran no tests, and must not say they did not run.
 	ObserveFromLedger bool
+	// Observed, when set, is this run's observation as the caller read it
+	// (`breaker replay`: a past run's job log, or its conclusion alone);
+	// Results are not read. Partial says it names only some of the run's
+	// tests (a log): a test it does not name is unknown, never absent.
+	Observed *testresult.Report
+	Partial  bool
 }
 
 // Snapshot is everything one run read, ready to decide: the engine's input
@@ -132,9 +138,15 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("interrupted after reading the branch, before the test results: %w", err)
 	}
 	var rep testresult.Report
-	if opts.ObserveFromLedger {
+	switch {
+	case opts.Observed != nil:
+		rep = *opts.Observed
+	case opts.ObserveFromLedger:
 		rep = ledgerObservation(opts, lg.HeadSHA)
-	} else if rep, err = readResults(ctx, rws, opts); err != nil {
+	default:
+		rep, err = readResults(ctx, rws, opts)
+	}
+	if err != nil {
 		return Snapshot{}, err
 	}
 	in.Observation = buildObservation(lg.HeadSHA, rep, names, p.Key(breaker.TrailerTest))
@@ -143,6 +155,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		run.ObservedAt = time.Now().UTC()
 	}
 	head := runPush(lg.HeadSHA, run, rep, names)
+	head.Complete = !opts.Partial
 	own := run.OwnCommits()
 	for _, c := range lg.Commits {
 		own[strings.ToLower(c.SHA)] = true

@@ -183,6 +183,9 @@ func banners(d breaker.Decision) string {
 	case d.HeadInfraKind == breaker.InfraNoResults:
 		out += "\n> **No test results on this commit**: " + inline(d.HeadInfra) +
 			". Missing results never pass: after pushes that had results, this is a failed push.\n"
+	case d.HeadInfraKind == breaker.InfraConclusion:
+		out += "\n> **CI failed on this commit, and which tests failed is not known**: " + inline(d.HeadInfra) +
+			". A failed run is a failed push.\n"
 	case d.HeadInfraKind == breaker.InfraBuild:
 		out += "\n> **This commit did not build or the test run crashed**: " + inline(d.HeadInfra) +
 			". That is no attempt on any test, and it is a failed push.\n"

@@ -226,6 +226,7 @@ func (s *Server) pullsForCommit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
+	slices.SortFunc(prs, func(a, b forge.PullRequest) int { return a.Number - b.Number })
 	s.writePulls(w, prs)
 }
 
@@ -250,15 +251,28 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 		}
 		prs = append(prs, pr)
 	}
+	s.sortPulls(r, prs)
 	s.mu.Unlock()
-	s.writePulls(w, prs)
+	// per_page (default 30, max 100) and page, with the Link header, as
+	// GitHub's "List pull requests" pages.
+	perPage := min(max(queryInt(r, "per_page", 30), 1), s.maxPerPage)
+	page := max(queryInt(r, "page", 1), 1)
+	last := max((len(prs)+perPage-1)/perPage, 1)
+	lo, hi := min((page-1)*perPage, len(prs)), min(page*perPage, len(prs))
+	if link := s.linkHeader(r, perPage, page, last); link != "" {
+		w.Header().Set("Link", link)
+	}
+	s.writePulls(w, prs[lo:hi])
 }
 
 func (s *Server) writePulls(w http.ResponseWriter, prs []forge.PullRequest) {
-	slices.SortFunc(prs, func(a, b forge.PullRequest) int { return a.Number - b.Number })
 	out := make([]map[string]any, 0, len(prs))
 	for _, pr := range prs {
-		out = append(out, s.pullJSON(pr, true))
+		m := s.pullJSON(pr, true)
+		s.mu.Lock()
+		s.withTimes(m, pr.Number)
+		s.mu.Unlock()
+		out = append(out, m)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

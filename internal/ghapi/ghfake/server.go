@@ -114,6 +114,7 @@ type Server struct {
 	blobAuth      []string
 	prCommits     map[int][]string
 	forcePushes   map[int][]string
+	prTimes       map[int]PullRequestTimes
 	queries       []string
 	exchanges     []exchange
 
@@ -251,6 +252,9 @@ func (s *Server) routes() http.Handler {
 	handle("POST /issues/{number}/assignees", s.assign)
 	handle("POST /pulls/{number}/requested_reviewers", s.reviewers)
 	handle("GET /actions/runs", s.listRuns)
+	handle("GET /actions/workflows/{workflow}/runs", s.listRuns)
+	handle("GET /actions/runs/{run}/jobs", s.listJobs)
+	handle("GET /actions/jobs/{job}/logs", s.jobLogs)
 	handle("POST /actions/runs/{run}/cancel", s.cancelRun)
 	handle("DELETE /pulls/{number}/requested_reviewers", s.reviewers)
 	handle("PATCH /issues/comments/{id}", s.editComment)
@@ -268,6 +272,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET /actions/runs/{run}/artifacts", s.listArtifacts)
 	handle("GET /actions/artifacts/{id}/zip", s.artifactZip)
 	mux.HandleFunc("GET /_blobs/{id}", s.blob)
+	mux.HandleFunc("GET /_blobs/logs/{job}", s.logBlob)
 	// github.com serves GraphQL at /graphql, GitHub Enterprise Server at
 	// /api/graphql beside its /api/v3.
 	mux.HandleFunc("POST /graphql", s.graphql)

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+)
+
+func TestReplay_UsageErrorsNameTheFlagAndTheFix(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"GITHUB_TOKEN": "t0ken-for-the-test"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "--repo must be OWNER/NAME"},
+		{[]string{"--repo", "acme"}, "--repo must be OWNER/NAME"},
+		{[]string{"--repo", "acme/shop", "--since", "last tuesday"}, `--since "last tuesday": want a duration (30d, 2w, 72h) or a date`},
+		{[]string{"--repo", "acme/shop", "--format", "html"}, `--format "html": want markdown or json`},
+		{[]string{"--repo", "acme/shop", "--budget", "-1"}, "--budget must be 0"},
+		{[]string{"--repo", "acme/shop", "--policy", "yolo"}, "--policy"},
+		{[]string{"--repo", "acme/shop", "extra"}, `unexpected argument "extra"`},
+	} {
+		_, stderr, code := runCLIEnv(t, env, "", append([]string{"replay"}, c.args...)...)
+		if code != ExitUsage || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("replay %q: exit %d, stderr %q; want 2 and one line naming %q", c.args, code, stderr, c.want)
+		}
+	}
+	_, stderr, code := runCLIEnv(t, nil, "", "replay", "--repo", "acme/shop")
+	if code != ExitError || !strings.Contains(stderr, "no token: set GITHUB_TOKEN") {
+		t.Errorf("replay without a token: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestReplay_ParseSince(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"30d": now.AddDate(0, 0, -30), "2w": now.AddDate(0, 0, -14), "72h": now.Add(-72 * time.Hour),
+		"2026-10-01": time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, err := parseSince(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "0d", "-3d", "d", "99999d", "yesterday", "-1h"} {
+		if _, err := parseSince(bad, now); err == nil {
+			t.Errorf("parseSince(%q) accepted", bad)
+		}
+	}
+}
+
+// A window without agent pull requests: the JSON report says so, in its
+// schema, and the progress lines go to stderr as plain lines.
+func TestReplay_EmptyWindowJSON(t *testing.T) {
+	t.Parallel()
+	srv := ghfake.New(t, ghfake.WithToken("t0ken-for-the-test"))
+	env := map[string]string{"GITHUB_TOKEN": "t0ken-for-the-test", "GITHUB_API_URL": srv.URL(), "CI": "true"}
+	stdout, stderr, code := runCLIEnv(t, env, "", "replay", "--repo", srv.Owner()+"/"+srv.Repo(), "--format", "json", "--git-dir", t.TempDir())
+	if code != ExitClosed {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	var rep struct {
+		Schema       string `json:"schema"`
+		PullRequests []any  `json:"pull_requests"`
+		Requests     int    `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Schema != "greenlight-replay/v1" || len(rep.PullRequests) != 0 || rep.Requests != 1 {
+		t.Errorf("report %+v (%v):\n%s", rep, err, stdout)
+	}
+	if !strings.Contains(stderr, "breaker replay: list: 0 agent pull requests of 0 created since") {
+		t.Errorf("stderr: %q", stderr)
+	}
+}

@@ -1,0 +1,192 @@
+package replay
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/report"
+)
+
+// The bounds of the markdown: the pull requests shown push by push, the
+// failing tests named a push.
+const (
+	maxDetailed     = 30
+	maxFailingNamed = 3
+	nameRunes       = 120
+)
+
+// Markdown renders the replay as GitHub renders a job summary or a
+// comment: the window, the summary with a chart of trips per week, the
+// pull requests that tripped and recovered (for a person to judge), every
+// pull request in a table, and the tripped ones push by push. Every name
+// an agent wrote (titles, branches, tests) is escaped or in code.
+func Markdown(r Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Circuit breaker replay: %s\n\n", report.EscapeInline(r.Repo))
+	who := "the known coding agents"
+	if len(r.Agents) > 0 {
+		who = report.EscapeInline(strings.Join(r.Agents, ", "))
+	}
+	workflow := "every workflow"
+	if r.Workflow != "" {
+		workflow = report.CodeSpan(r.Workflow)
+	}
+	fmt.Fprintf(&b, "Pull requests by %s created %s to %s (%d in the window, %d by agents), CI from %s, policy %s. ",
+		who, r.Since.Format("2006-01-02"), r.Until.Format("2006-01-02"), r.Listed, r.Summary.PullRequests, workflow, report.EscapeInline(r.Policy))
+	fmt.Fprintf(&b, "%d API requests (at most %d, said before the reads)", r.Requests, r.Estimate)
+	if r.Budget > 0 {
+		fmt.Fprintf(&b, " of a budget of %d", r.Budget)
+	}
+	if r.Cached > 0 {
+		fmt.Fprintf(&b, "; %d pull requests from the cache", r.Cached)
+	}
+	b.WriteString(".\n\n")
+	if r.Cut != "" {
+		fmt.Fprintf(&b, "> [!WARNING]\n> The window is cut: %s. Raise `--budget`, or run again with the same `--cache` to go on.\n\n", report.EscapeInline(r.Cut))
+	}
+	s := r.Summary
+	b.WriteString("### What stopping would have saved\n\n")
+	b.WriteString("| agent pull requests | pushes | would have tripped | pushes after the trip | CI minutes after the trip | tripped, then green |\n|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %d | %d | %d | %d | %.1f | %d |\n\n", s.PullRequests, s.Pushes, s.Tripped, s.Saved.Pushes, s.Saved.Minutes, len(s.Recovered))
+	if len(s.ByReason) > 0 {
+		b.WriteString("Trips by reason: " + countWords(s.ByReason) + ". ")
+	}
+	if len(s.ByEvidence) > 0 {
+		b.WriteString("Pushes judged on " + countWords(s.ByEvidence) + " (artifact: the run's result files; log: the failing tests its job logs name; conclusion: the run's outcome alone, the evidence floor).")
+	}
+	b.WriteString("\n\n")
+	writeChart(&b, s.TripsPerWeek)
+	if len(s.Recovered) > 0 {
+		b.WriteString("### Tripped, then green: for a person to judge\n\n")
+		b.WriteString("These would have stopped, and CI passed a later push. Either the agent found its way (the trip cost a reset) or it got lucky; the pushes say which.\n\n")
+		for _, n := range s.Recovered {
+			for _, pr := range r.PullRequests {
+				if pr.Number == n {
+					fmt.Fprintf(&b, "- #%d %s: tripped at push %d (%s), green %s later\n", n, report.EscapeInline(report.Clip(pr.Title, nameRunes)),
+						pr.Trip.Push, reasonWords(*pr.Trip), plural(pr.AfterTrip.Pushes, "push", "pushes"))
+				}
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("### Pull requests\n\n")
+	b.WriteString("| pull request | agent | pushes | would have tripped | after the trip | end |\n|---|---|---:|---|---|---|\n")
+	for _, pr := range r.PullRequests {
+		trip, after := "no", ""
+		if pr.Trip != nil {
+			trip = fmt.Sprintf("push %d: %s", pr.Trip.Push, reasonWords(*pr.Trip))
+			after = fmt.Sprintf("%s, %.1f min", plural(pr.AfterTrip.Pushes, "push", "pushes"), pr.AfterTrip.Minutes)
+		}
+		end := pr.State
+		if pr.GreenAtEnd {
+			end += ", green"
+		} else if len(pr.Pushes) > 0 {
+			end += ", red"
+		}
+		fmt.Fprintf(&b, "| #%d %s | %s | %d | %s | %s | %s |\n", pr.Number, report.EscapeInline(report.Clip(pr.Title, 60)), report.CodeCell(pr.Author),
+			len(pr.Pushes), trip, after, end)
+	}
+	b.WriteString("\n")
+	shown := 0
+	for _, pr := range r.PullRequests {
+		if pr.Trip == nil && !pr.Incomplete {
+			continue
+		}
+		if shown++; shown > maxDetailed {
+			fmt.Fprintf(&b, "The other tripped pull requests are in the JSON report (`--format json`).\n\n")
+			break
+		}
+		writePushes(&b, pr)
+	}
+	for _, n := range r.Notes {
+		b.WriteString("- " + report.EscapeInline(n) + "\n")
+	}
+	return b.String()
+}
+
+// writePushes renders a pull request push by push, in a collapsed block.
+func writePushes(b *strings.Builder, pr PullRequest) {
+	fmt.Fprintf(b, "<details><summary>#%d, push by push</summary>\n\n", pr.Number)
+	fmt.Fprintf(b, "Branch %s. ", report.CodeSpan(report.Clip(pr.Branch, nameRunes)))
+	if pr.Trip != nil {
+		fmt.Fprintf(b, "The breaker would have tripped at push %d (%s).", pr.Trip.Push, reasonWords(*pr.Trip))
+	}
+	b.WriteString("\n\n| push | head | CI | evidence | failing | breaker |\n|---:|---|---|---|---|---|\n")
+	for _, p := range pr.Pushes {
+		failing := make([]string, 0, maxFailingNamed)
+		for i, t := range p.Failing {
+			if i == maxFailingNamed {
+				failing = append(failing, fmt.Sprintf("and %d more", len(p.Failing)-maxFailingNamed))
+				break
+			}
+			failing = append(failing, report.CodeCell(report.Clip(t, nameRunes)))
+		}
+		verdict := p.State
+		switch {
+		case p.Note != "":
+			verdict = report.EscapeInline(report.Clip(p.Note, 200))
+		case p.State == string(breaker.StateOpen):
+			verdict = "**OPEN** (" + report.EscapeInline(p.Reason) + ")"
+		}
+		fmt.Fprintf(b, "| %d | %s | %s, %.1f min | %s | %s | %s |\n", p.N, report.CodeCell(breaker.ShortSHA(p.Head)), report.EscapeInline(p.Conclusion),
+			p.Minutes, report.EscapeInline(p.Evidence), strings.Join(failing, ", "), verdict)
+	}
+	b.WriteString("\n</details>\n\n")
+}
+
+// writeChart draws trips per week as a mermaid xychart-beta, which GitHub
+// renders in markdown.
+func writeChart(b *strings.Builder, weeks []Week) {
+	if len(weeks) == 0 {
+		return
+	}
+	labels := make([]string, len(weeks))
+	counts := make([]string, len(weeks))
+	top := 1
+	for i, w := range weeks {
+		labels[i] = fmt.Sprintf("%q", w.Start.Format("Jan 2"))
+		counts[i] = fmt.Sprint(w.Trips)
+		top = max(top, w.Trips)
+	}
+	b.WriteString("```mermaid\nxychart-beta\n    title \"Trips per week\"\n")
+	fmt.Fprintf(b, "    x-axis [%s]\n    y-axis \"trips\" 0 --> %d\n    bar [%s]\n```\n\n", strings.Join(labels, ", "), top, strings.Join(counts, ", "))
+}
+
+// reasonWords says why a pull request would have tripped.
+func reasonWords(t Trip) string {
+	words := map[string]string{
+		string(breaker.TripPerTest): "one test failed too often", string(breaker.TripSliceCeiling): "too many failed attempts",
+		string(breaker.TripNoProgress): "pushes without progress", string(breaker.TripNoResults): "pushes without results",
+		string(breaker.TripSameError): "the same error again", string(breaker.TripConsecutiveFailures): "failed sessions in a row",
+		string(breaker.TripPattern): "an anomaly pattern",
+	}[t.Reason]
+	if words == "" {
+		words = report.EscapeInline(t.Reason)
+	}
+	if t.Test != "" {
+		words += ", " + report.CodeSpan(report.Clip(t.Test, nameRunes))
+	}
+	return words
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func countWords(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", report.EscapeInline(k), m[k])
+	}
+	return strings.Join(parts, ", ")
+}

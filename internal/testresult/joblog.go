@@ -1,0 +1,455 @@
+package testresult
+
+import (
+	"bufio"
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// Reading a CI job's log: what `breaker replay` falls back to when a past
+// run uploaded no result files. A log names the failing tests of the
+// runners whose console output is well known, and sometimes the passing
+// ones (go test -v, pytest -v, a single-file jest run, vitest, mocha's and
+// node:test's spec reporters, node:test's TAP); it never says every test
+// that ran. So a reading is partial: a test it does not name is unknown,
+// never absent.
+//
+// Written by hand (no library reads runners' consoles): each runner is a
+// few line shapes, taken from the runners' own output
+// (testdata/joblogs/README.md says how each file was made). Names are
+// written as the runner's result file would give them, so a line of work
+// read partly from artifacts and partly from logs names one test one way.
+
+// JobLog is what a job's log says about its tests.
+type JobLog struct {
+	// Runners are the runners recognised, in the order first seen.
+	Runners []string
+	// Tests are the tests the log names, each once (its worst status).
+	Tests []Test
+}
+
+// Failing returns the failing and erroring tests.
+func (l JobLog) Failing() []Test {
+	var out []Test
+	for _, t := range l.Tests {
+		if t.Status.Failed() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// The bounds of a reading: the lines read, a test name's length, the tests
+// kept.
+const (
+	maxLogLines    = 2_000_000
+	maxLogNameLen  = 1024
+	maxLogTests    = 100_000
+	maxLogLineRead = 64 << 10
+)
+
+var (
+	// GitHub prefixes each line of a job's log with its time.
+	logStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
+	ansi     = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+	goResult  = regexp.MustCompile(`^(\s*)--- (FAIL|PASS|SKIP): (\S+) \(`)
+	goPackage = regexp.MustCompile(`^(FAIL|ok)\s+(\S+)\s+(\(cached\)|[0-9.]+s|\[)`)
+
+	pytestLine    = regexp.MustCompile(`^(\S+\.py)::(\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b`)
+	pytestSummary = regexp.MustCompile(`^(FAILED|ERROR) (\S+\.py)::(\S+?)(?: - .*)?$`)
+
+	jestFile   = regexp.MustCompile(`^(PASS|FAIL) (\S+)`)
+	jestTest   = regexp.MustCompile(`^(\s+)(✓|✕|○|√|×) (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$`)
+	jestBullet = regexp.MustCompile(`^\s*● (.+)$`)
+
+	vitestTest = regexp.MustCompile(`^\s+(✓|×|↓) (.+? > .+?)(?: \d+(?:\.\d+)?m?s)?$`)
+	vitestFail = regexp.MustCompile(`^\s*FAIL\s+(\S+) > (.+)$`)
+	vitestFile = regexp.MustCompile(`^\s*(?:❯|✓|×) (\S+\.(?:[cm]?[jt]sx?)) \(\d+ tests?`)
+
+	mochaPass   = regexp.MustCompile(`^(\s+)(✔|✓) (.+?)(?: \(\d+ms\))?$`)
+	mochaFail   = regexp.MustCompile(`^(\s+)(\d+)\) (.+)$`)
+	mochaCount  = regexp.MustCompile(`^\s+\d+ (passing|failing|pending)\b`)
+	mochaHeader = regexp.MustCompile(`^(\s+)(\d+)\) (.+)$`)
+
+	nodeSuite    = regexp.MustCompile(`^(\s*)▶ (.+)$`)
+	nodeTest     = regexp.MustCompile(`^(\s*)(✔|✖|﹣) (.+?)(?: \(\d+(?:\.\d+)?m?s\))?(?: # .*)?$`)
+	nodeDuration = regexp.MustCompile(`\(\d+\.\d+ms\)$`)
+	tapSub       = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
+	tapResult    = regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.+?)(?: # (?i:skip|todo).*)?$`)
+
+	dotnetLine = regexp.MustCompile(`^\s+(Passed|Failed|Skipped) (\S+) \[`)
+
+	surefire3 = regexp.MustCompile(`^\[ERROR\] (\S+)\.([^.\s]+) -- Time elapsed: .*<<< (FAILURE|ERROR)!`)
+	surefire2 = regexp.MustCompile(`^(?:\[ERROR\] )?(\w+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!`)
+	gradle    = regexp.MustCompile(`^([\w.$]+) > (.+?) (FAILED|PASSED|SKIPPED)$`)
+)
+
+// ReadJobLog reads a job's log (GitHub's plain-text download, timestamps
+// and colours included). It never fails: a log it cannot read names no
+// test.
+func ReadJobLog(data []byte) JobLog {
+	r := logReader{index: map[string]int{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), maxLogLineRead)
+	for n := 0; n < maxLogLines; n++ {
+		if !sc.Scan() {
+			if sc.Err() == bufio.ErrTooLong {
+				continue // an over-long line is skipped, the rest still read
+			}
+			break
+		}
+		line := logStamp.ReplaceAllString(sc.Text(), "")
+		line = ansi.ReplaceAllString(line, "")
+		line = strings.TrimPrefix(strings.TrimPrefix(line, "##[error]"), "##[warning]")
+		r.line(strings.TrimRight(line, " \r"))
+	}
+	r.flushGo("")
+	return JobLog{Runners: r.runners, Tests: r.tests}
+}
+
+type logReader struct {
+	runners []string
+	tests   []Test
+	index   map[string]int
+
+	goPending []Test // go tests seen before their package's FAIL/ok line
+
+	jestFile   string // the file of jest's "FAIL file" header, while its tree is read
+	vitestFile string // the file of vitest's "❯ file (n tests)" line
+	jestStack  []indented
+	mochaStack []indented
+	mochaFails bool // in mocha's numbered failure list
+	mochaTitle []string
+	nodeStack  []indented
+	nodeDone   bool // after node:test's "failing tests:" repeat
+	tapStack   []indented
+}
+
+type indented struct {
+	depth    int
+	name     string
+	children bool // a TAP subtest with subtests of its own: a suite
+}
+
+func (r *logReader) runner(name string) {
+	for _, n := range r.runners {
+		if n == name {
+			return
+		}
+	}
+	r.runners = append(r.runners, name)
+}
+
+// add records a test, keeping its worst status (error, fail, pass, skip).
+func (r *logReader) add(runner, name string, status breaker.TestStatus) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > maxLogNameLen {
+		return
+	}
+	r.runner(runner)
+	if i, ok := r.index[name]; ok {
+		if worse(status, r.tests[i].Status) {
+			r.tests[i].Status = status
+		}
+		return
+	}
+	if len(r.tests) >= maxLogTests {
+		return
+	}
+	r.index[name] = len(r.tests)
+	r.tests = append(r.tests, Test{Name: name, Status: status})
+}
+
+func worse(a, b breaker.TestStatus) bool {
+	rank := map[breaker.TestStatus]int{breaker.StatusSkip: 0, breaker.StatusPass: 1, breaker.StatusFail: 2, breaker.StatusError: 3}
+	return rank[a] > rank[b]
+}
+
+func (r *logReader) line(line string) {
+	switch {
+	case r.goLine(line), r.pytestLine(line), r.javaLine(line), r.dotnetLine(line):
+	case r.vitestLine(line):
+	case r.jestLine(line):
+	case r.nodeLine(line):
+	case r.mochaLine(line):
+	}
+}
+
+// goLine reads go test's "--- FAIL: TestX (0.00s)" lines (indented for
+// subtests) and names them after the package its FAIL/ok line gives.
+func (r *logReader) goLine(line string) bool {
+	if m := goResult.FindStringSubmatch(line); m != nil {
+		st := map[string]breaker.TestStatus{"FAIL": breaker.StatusFail, "PASS": breaker.StatusPass, "SKIP": breaker.StatusSkip}[m[2]]
+		r.goPending = append(r.goPending, Test{Name: m[3], Status: st})
+		return true
+	}
+	if m := goPackage.FindStringSubmatch(line); m != nil {
+		r.flushGo(m[2])
+		return true
+	}
+	return false
+}
+
+func (r *logReader) flushGo(pkg string) {
+	for _, t := range r.goPending {
+		name := t.Name
+		if pkg != "" {
+			name = pkg + "." + name
+		}
+		r.add("go test", name, t.Status)
+	}
+	r.goPending = r.goPending[:0]
+}
+
+// pytestLine reads pytest -v's "path.py::test PASSED" lines and the short
+// summary's "FAILED path.py::test - message", naming a test as
+// pytest's JUnit XML does: the module path dotted, then the test.
+func (r *logReader) pytestLine(line string) bool {
+	if m := pytestLine.FindStringSubmatch(line); m != nil {
+		st := map[string]breaker.TestStatus{"PASSED": breaker.StatusPass, "FAILED": breaker.StatusFail, "ERROR": breaker.StatusError,
+			"SKIPPED": breaker.StatusSkip, "XFAIL": breaker.StatusSkip, "XPASS": breaker.StatusPass}[m[3]]
+		r.add("pytest", pytestName(m[1], m[2]), st)
+		return true
+	}
+	if m := pytestSummary.FindStringSubmatch(line); m != nil {
+		st := breaker.StatusFail
+		if m[1] == "ERROR" {
+			st = breaker.StatusError
+		}
+		r.add("pytest", pytestName(m[2], m[3]), st)
+		return true
+	}
+	return false
+}
+
+func pytestName(file, test string) string {
+	mod := strings.ReplaceAll(strings.TrimSuffix(file, ".py"), "/", ".")
+	return mod + "." + strings.ReplaceAll(test, "::", ".")
+}
+
+// javaLine reads Maven Surefire's failure lines (3.x "Class.method -- Time
+// elapsed: ... <<< FAILURE!", 2.x "method(Class)  Time elapsed: ...") and
+// Gradle's "Class > method() FAILED", named classname.method as their
+// JUnit XML is.
+func (r *logReader) javaLine(line string) bool {
+	if m := surefire3.FindStringSubmatch(line); m != nil {
+		r.add("maven surefire", m[1]+"."+m[2], javaStatus(m[3]))
+		return true
+	}
+	if m := surefire2.FindStringSubmatch(line); m != nil {
+		r.add("maven surefire", m[2]+"."+m[1], javaStatus(m[3]))
+		return true
+	}
+	if m := gradle.FindStringSubmatch(line); m != nil {
+		st := map[string]breaker.TestStatus{"FAILED": breaker.StatusFail, "PASSED": breaker.StatusPass, "SKIPPED": breaker.StatusSkip}[m[3]]
+		r.add("gradle", m[1]+"."+strings.TrimSuffix(m[2], "()"), st)
+		return true
+	}
+	return false
+}
+
+func javaStatus(s string) breaker.TestStatus {
+	if s == "ERROR" {
+		return breaker.StatusError
+	}
+	return breaker.StatusFail
+}
+
+// dotnetLine reads `dotnet test`'s "  Failed Namespace.Class.Method [12 ms]"
+// lines (and Passed/Skipped at normal verbosity).
+func (r *logReader) dotnetLine(line string) bool {
+	m := dotnetLine.FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	st := map[string]breaker.TestStatus{"Passed": breaker.StatusPass, "Failed": breaker.StatusFail, "Skipped": breaker.StatusSkip}[m[1]]
+	r.add("dotnet test", m[2], st)
+	return true
+}
+
+// vitestLine reads vitest's "✓ describe > test" and "× describe > test"
+// lines under a file, and "FAIL  file > describe > test", named as its
+// JUnit reporter does: the file, a dot, the title path joined by " > ".
+func (r *logReader) vitestLine(line string) bool {
+	if m := vitestFail.FindStringSubmatch(line); m != nil {
+		r.add("vitest", m[1]+"."+m[2], breaker.StatusFail)
+		return true
+	}
+	if m := vitestFile.FindStringSubmatch(line); m != nil {
+		r.vitestFile, r.jestFile = m[1], ""
+		return true
+	}
+	if m := vitestTest.FindStringSubmatch(line); m != nil && r.vitestFile != "" {
+		st := map[string]breaker.TestStatus{"✓": breaker.StatusPass, "×": breaker.StatusFail, "↓": breaker.StatusSkip}[m[1]]
+		r.add("vitest", r.vitestFile+"."+m[2], st)
+		return true
+	}
+	return false
+}
+
+// jestLine reads jest's "FAIL file" header, its verbose tree (a describe a
+// line, "✓ test" and "✕ test" under it) and its "● describe › test"
+// failure headings, named as jest-junit does: the title path joined by
+// spaces.
+func (r *logReader) jestLine(line string) bool {
+	if m := jestFile.FindStringSubmatch(line); m != nil {
+		r.jestFile, r.vitestFile = m[2], ""
+		r.jestStack = nil
+		return true
+	}
+	if r.jestFile == "" {
+		return false
+	}
+	if m := jestBullet.FindStringSubmatch(line); m != nil {
+		if parts := strings.Split(m[1], " › "); len(parts) > 0 && !strings.HasPrefix(m[1], "Console") {
+			r.add("jest", strings.Join(parts, " "), breaker.StatusFail)
+		}
+		return true
+	}
+	if m := jestTest.FindStringSubmatch(line); m != nil {
+		depth := len(m[1])
+		r.jestStack = popTo(r.jestStack, depth)
+		st := map[string]breaker.TestStatus{"✓": breaker.StatusPass, "√": breaker.StatusPass, "✕": breaker.StatusFail, "×": breaker.StatusFail, "○": breaker.StatusSkip}[m[2]]
+		r.add("jest", joinNames(r.jestStack, m[3], " "), st)
+		return true
+	}
+	if line == "" {
+		return false
+	}
+	if t := strings.TrimLeft(line, " "); t != line && !strings.ContainsAny(t[:1], "●>|") && len(line)-len(t) <= 40 {
+		depth := len(line) - len(t)
+		r.jestStack = append(popTo(r.jestStack, depth), indented{depth: depth, name: t})
+		return true
+	}
+	r.jestFile = ""
+	return false
+}
+
+// nodeLine reads node:test's spec reporter ("▶ suite", "✔ test", "✖ test")
+// and its TAP reporter ("# Subtest: name", "ok 1 - name"), named as its
+// JUnit reporter does: the title path joined by " > ".
+func (r *logReader) nodeLine(line string) bool {
+	if strings.HasPrefix(line, "✖ failing tests:") {
+		r.nodeDone = true // the failures again, without their suites
+		return true
+	}
+	if m := nodeSuite.FindStringSubmatch(line); m != nil {
+		r.nodeDone = false
+		r.nodeStack = append(popTo(r.nodeStack, len(m[1])), indented{depth: len(m[1]), name: m[2]})
+		return true
+	}
+	// node:test's lines always carry a fractional duration, mocha's (the
+	// same ✔) never: mocha's spec reporter gives slow tests whole ms.
+	if m := nodeTest.FindStringSubmatch(line); m != nil && !r.nodeDone && (len(r.nodeStack) > 0 || nodeDuration.MatchString(line)) {
+		depth := len(m[1])
+		if n := len(r.nodeStack); n > 0 && r.nodeStack[n-1].depth == depth && r.nodeStack[n-1].name == m[3] {
+			r.nodeStack = r.nodeStack[:n-1] // "✖ cart (1.9ms)": the suite's own end
+			return true
+		}
+		r.nodeStack = popTo(r.nodeStack, depth)
+		st := map[string]breaker.TestStatus{"✔": breaker.StatusPass, "✖": breaker.StatusFail, "﹣": breaker.StatusSkip}[m[2]]
+		r.add("node:test", joinNames(r.nodeStack, m[3], " > "), st)
+		return true
+	}
+	if m := tapSub.FindStringSubmatch(line); m != nil {
+		depth := len(m[1])
+		r.tapStack = popTo(r.tapStack, depth)
+		if n := len(r.tapStack); n > 0 {
+			r.tapStack[n-1].children = true
+		}
+		r.tapStack = append(r.tapStack, indented{depth: depth, name: m[2]})
+		return true
+	}
+	if m := tapResult.FindStringSubmatch(line); m != nil && len(r.tapStack) > 0 {
+		depth := len(m[1])
+		n := len(r.tapStack)
+		suite := r.tapStack[n-1].depth == depth && r.tapStack[n-1].children
+		r.tapStack = popTo(r.tapStack, depth)
+		if suite {
+			return true // a suite's own line: its tests are named
+		}
+		st := breaker.StatusPass
+		if m[2] == "not ok" {
+			st = breaker.StatusFail
+		}
+		if strings.Contains(strings.ToLower(line), "# skip") {
+			st = breaker.StatusSkip
+		}
+		r.add("node:test", joinNames(r.tapStack, m[3], " > "), st)
+		return true
+	}
+	return false
+}
+
+// mochaLine reads mocha's spec reporter: "✔ test" under indented describe
+// lines, and the numbered failure list ("1) describe" then the rest of the
+// title path on deeper lines, ending with a colon), named as
+// mocha-junit-reporter does: the title path joined by spaces.
+func (r *logReader) mochaLine(line string) bool {
+	if mochaCount.MatchString(line) {
+		if strings.Contains(line, "failing") {
+			r.mochaFails = true
+		}
+		return true
+	}
+	if r.mochaFails {
+		if m := mochaHeader.FindStringSubmatch(line); m != nil {
+			r.mochaTitle = []string{strings.TrimSuffix(m[3], ":")}
+			if strings.HasSuffix(m[3], ":") {
+				r.add("mocha", strings.Join(r.mochaTitle, " "), breaker.StatusFail)
+				r.mochaTitle = nil
+			}
+			return true
+		}
+		if r.mochaTitle != nil {
+			t := strings.TrimSpace(line)
+			if t == "" {
+				r.mochaTitle = nil
+				return true
+			}
+			r.mochaTitle = append(r.mochaTitle, strings.TrimSuffix(t, ":"))
+			if strings.HasSuffix(t, ":") {
+				r.add("mocha", strings.Join(r.mochaTitle, " "), breaker.StatusFail)
+				r.mochaTitle = nil
+			}
+			return true
+		}
+		return false
+	}
+	if m := mochaPass.FindStringSubmatch(line); m != nil {
+		depth := len(m[1])
+		r.mochaStack = popTo(r.mochaStack, depth)
+		r.add("mocha", joinNames(r.mochaStack, m[3], " "), breaker.StatusPass)
+		return true
+	}
+	if m := mochaFail.FindStringSubmatch(line); m != nil {
+		r.mochaStack = popTo(r.mochaStack, len(m[1]))
+		return true // named in the failure list, with its whole title
+	}
+	if t := strings.TrimLeft(line, " "); t != "" && t != line && len(line)-len(t) <= 40 {
+		depth := len(line) - len(t)
+		r.mochaStack = append(popTo(r.mochaStack, depth), indented{depth: depth, name: t})
+		return true
+	}
+	return false
+}
+
+// popTo drops the entries at depth or deeper.
+func popTo(stack []indented, depth int) []indented {
+	for len(stack) > 0 && stack[len(stack)-1].depth >= depth {
+		stack = stack[:len(stack)-1]
+	}
+	return stack
+}
+
+func joinNames(stack []indented, name, sep string) string {
+	parts := make([]string, 0, len(stack)+1)
+	for _, s := range stack {
+		parts = append(parts, s.name)
+	}
+	return strings.Join(append(parts, name), sep)
+}
