@@ -177,8 +177,10 @@ func seedReplayWindow(t *testing.T) seededWindow {
 
 func (w seededWindow) replay(t *testing.T, o replay.Options) replay.Report {
 	t.Helper()
+	budget := &ghapi.Budget{Limit: o.Budget}
 	client, err := ghapi.New(ghapi.Config{Token: rigToken, APIURL: w.r.srv.URL(), Owner: w.r.srv.Owner(), Repo: w.r.srv.Repo(),
-		Sleep: func(context.Context, time.Duration) error { return nil }})
+		Sleep: func(context.Context, time.Duration) error { return nil }, Budget: budget})
+	o.Requests = budget.Used
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,8 +116,9 @@ func runReplay(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "breaker replay: no token: set GITHUB_TOKEN (or GH_TOKEN) to a token that may read the repository's pull requests and actions")
 		return ExitError
 	}
+	limit := &ghapi.Budget{Limit: *budget}
 	client, err := ghapi.New(ghapi.Config{Token: token, APIURL: env.Getenv("GITHUB_API_URL"), Owner: owner, Repo: name,
-		UserAgent: "greenlight-breaker/" + Version})
+		UserAgent: "greenlight-breaker/" + Version, Budget: limit})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker replay: %v\n", err)
 		return ExitError
@@ -125,7 +126,7 @@ func runReplay(ctx context.Context, env *Env, args []string) int {
 	p := breaker.DefaultPolicy()
 	p.Name = *policy
 	opts := replay.Options{Repo: owner + "/" + name, Since: from, Until: now, Agents: list(*agents), Workflow: *workflow,
-		Artifacts: list(*artifacts), Results: list(*results), RepoDir: *gitDir, Policy: p, Budget: *budget, CacheDir: *cacheDir,
+		Artifacts: list(*artifacts), Results: list(*results), RepoDir: *gitDir, Policy: p, Budget: *budget, Requests: limit.Used, CacheDir: *cacheDir,
 		Progress: progressTo(env)}
 	rep, err := replay.Run(ctx, client, opts)
 	if err != nil {

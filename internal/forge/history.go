@@ -2,8 +2,13 @@ package forge
 
 import (
 	"context"
+	"errors"
 	"time"
 )
+
+// ErrBudget: the request would pass the request budget the caller set
+// (`breaker replay --budget`); it was not sent.
+var ErrBudget = errors.New("the request budget is spent")
 
 // PastPullRequest is a pull request as `breaker replay` reads it: what it
 // was, when, and how it ended.

@@ -68,6 +68,9 @@ type Config struct {
 	// Now is the clock used to read x-ratelimit-reset; nil means time.Now.
 	Now       func() time.Time
 	UserAgent string // empty means "greenlight-breaker"
+	// Budget, when set, counts the client's API requests and bounds them
+	// (`breaker replay` and `breaker stats`); nil counts nothing.
+	Budget *Budget
 }
 
 // Client is the go-github adapter bound to one repository. It
@@ -92,7 +95,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &transport{base: http.DefaultTransport, maxWait: cfg.MaxWait, sleep: cfg.Sleep, now: cfg.Now, attemptTimeout: cfg.RequestTimeout}
+	t := &transport{base: http.DefaultTransport, maxWait: cfg.MaxWait, sleep: cfg.Sleep, now: cfg.Now, attemptTimeout: cfg.RequestTimeout, budget: cfg.Budget}
 	if t.maxWait <= 0 {
 		t.maxWait = DefaultMaxWait
 	}
@@ -134,6 +137,7 @@ func New(cfg Config) (*Client, error) {
 	// not the API's body cap (DownloadArtifact checks the caller's max too).
 	blobT := *t
 	blobT.maxBody = MaxArtifactBytes + 1
+	blobT.budget = nil // the download host is not the API
 	blobT.attemptTimeout = max(t.attemptTimeout, 5*time.Minute)
 	c.blob = &http.Client{Timeout: hc.Timeout + blobT.attemptTimeout, Transport: &blobT}
 	return c, nil

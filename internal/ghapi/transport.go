@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/greenlight-ci/breaker/internal/forge"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofri/go-github-ratelimit/v2/github_ratelimit/github_secondary_ratelimit"
@@ -44,6 +46,39 @@ func (e *RateLimitError) Error() string {
 		what, e.Reset.UTC().Format(time.RFC3339), e.Wait.Round(time.Second), e.Bound)
 }
 
+// Budget counts a client's API requests (every attempt, GraphQL
+// included; the hosts downloads are redirected to are not the API) and
+// refuses, with forge.ErrBudget, the one that would pass Limit (0: no
+// limit). It is safe for concurrent use.
+type Budget struct {
+	mu    sync.Mutex
+	Limit int
+	used  int
+}
+
+// Used is how many requests were sent.
+func (b *Budget) Used() int {
+	if b == nil {
+		return 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
+}
+
+func (b *Budget) take() bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.Limit > 0 && b.used >= b.Limit {
+		return false
+	}
+	b.used++
+	return true
+}
+
 // transport retries rate-limited requests after the wait GitHub asks
 // for (within a bound), and 5xx answers with a short backoff. 401, 403
 // without a rate limit, 404 and 422 pass through untouched.
@@ -56,6 +91,9 @@ type transport struct {
 	// maxBody caps a success body; 0 means maxSuccessBody. The artifact
 	// download has its own, larger cap (MaxArtifactBytes).
 	maxBody int64
+	// budget counts the API requests sent (each attempt) and refuses the
+	// one past its limit; nil for the download hosts, which are not the API.
+	budget *Budget
 }
 
 // The caps of a response body: GitHub's error bodies are small, and a
@@ -74,6 +112,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r, err := rewind(req, attempt)
 		if err != nil {
 			return nil, err
+		}
+		if !t.budget.take() {
+			return nil, forge.ErrBudget // never sent, never retried
 		}
 		actx, cancel := context.WithTimeout(ctx, t.attemptTimeout)
 		resp, err := t.base.RoundTrip(r.WithContext(actx))

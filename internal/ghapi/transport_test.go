@@ -290,3 +290,27 @@ func TestClient_WaitLongerThanARequestsDeadline(t *testing.T) {
 		t.Errorf("got %d calls, want 2", got)
 	}
 }
+
+// A budget counts every attempt sent (a retried 5xx is two) and refuses
+// the request past its limit unsent, with forge.ErrBudget, never retried.
+func TestClient_BudgetRefusesThePastTheLimitUnsent(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	srv.SetRef(checkpoint, shaA)
+	srv.Fail(ghfake.Failure{Method: "GET", Path: refPattern, Status: 502})
+	b := &Budget{Limit: 3}
+	c, s := newClient(t, srv, func(cfg *Config) { cfg.Budget = b })
+	if _, _, err := c.GetRef(context.Background(), checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.GetRef(context.Background(), checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := c.GetRef(context.Background(), checkpoint)
+	if !errors.Is(err, forge.ErrBudget) {
+		t.Fatalf("the fourth request: %v, want forge.ErrBudget", err)
+	}
+	if b.Used() != 3 || srv.CallCount() != 3 || len(s.waits()) != 1 {
+		t.Errorf("used %d, GitHub received %d, waits %v; want 3, 3 and one wait (the 502's)", b.Used(), srv.CallCount(), s.waits())
+	}
+}

@@ -34,22 +34,9 @@ const (
 	EvidenceConclusion = "conclusion" // the run's conclusion alone
 )
 
-// ErrBudget: the next request would pass --budget.
-var ErrBudget = errors.New("the request budget is spent")
-
-// budget counts the API requests a replay makes and refuses the one that
-// would pass its limit.
-type budget struct {
-	limit, used int
-}
-
-func (b *budget) take(n int) error {
-	if b.limit > 0 && b.used+n > b.limit {
-		return ErrBudget
-	}
-	b.used += n
-	return nil
-}
+// ErrBudget: the next request would pass --budget (the adapter refuses
+// it unsent).
+var ErrBudget = forge.ErrBudget
 
 // pullRead is what was read of one pull request: the pull request, and a
 // head for each pushed commit CI ran on, oldest first. It is what the
@@ -90,7 +77,6 @@ const cacheSchema = "greenlight-replay-cache/v1"
 type reader struct {
 	src   forge.History
 	opts  Options
-	b     *budget
 	cache *cache
 	bases map[string]baseRead // by lower-case commit id
 }
@@ -99,10 +85,10 @@ type reader struct {
 // first, and how many pull requests the listing held in all.
 func (r *reader) pulls(ctx context.Context) (agents []forge.PastPullRequest, listed int, err error) {
 	for page := 1; ; page++ {
-		if err := r.b.take(1); err != nil {
+		prs, more, err := r.src.PullRequestsPage(ctx, page)
+		if errors.Is(err, ErrBudget) {
 			return agents, listed, err
 		}
-		prs, more, err := r.src.PullRequestsPage(ctx, page)
 		if err != nil {
 			return nil, listed, err
 		}
@@ -129,9 +115,6 @@ func (r *reader) pulls(ctx context.Context) (agents []forge.PastPullRequest, lis
 func (r *reader) runs(ctx context.Context, pr forge.PastPullRequest) ([]headRead, error) {
 	var all []forge.WorkflowRun
 	for page := 1; page <= maxRunPages; page++ {
-		if err := r.b.take(1); err != nil {
-			return nil, err
-		}
 		runs, more, err := r.src.WorkflowRunsPage(ctx, forge.RunFilter{Workflow: r.opts.Workflow, Branch: pr.HeadRef}, page)
 		if err != nil {
 			return nil, err
@@ -220,9 +203,6 @@ func (r *reader) evidence(ctx context.Context, h *headRead) error {
 		h.Evidence = EvidenceConclusion
 		return nil
 	}
-	if err := r.b.take(1); err != nil {
-		return err
-	}
 	names, err := r.src.ArtifactNames(ctx, h.RunID)
 	if err != nil {
 		return err
@@ -232,18 +212,15 @@ func (r *reader) evidence(ctx context.Context, h *headRead) error {
 		if !matchAny(r.opts.Artifacts, name) {
 			continue
 		}
-		if err := r.b.take(2); err != nil {
+		tests, err := r.artifact(ctx, h.RunID, name)
+		if errors.Is(err, ErrBudget) {
 			return err
 		}
-		tests, err := r.artifact(ctx, h.RunID, name)
 		if err == nil {
 			h.Evidence, h.Detail, h.Tests = EvidenceArtifact, name, tests
 			return nil
 		}
 		why = append(why, fmt.Sprintf("artifact %q: %v", name, err))
-	}
-	if err := r.b.take(1); err != nil {
-		return err
 	}
 	jobs, err := r.src.FailedJobs(ctx, h.RunID)
 	if err != nil {
@@ -255,10 +232,10 @@ func (r *reader) evidence(ctx context.Context, h *headRead) error {
 		if i == maxJobLogs {
 			break
 		}
-		if err := r.b.take(1); err != nil {
+		data, err := r.src.JobLog(ctx, j.ID, maxLogBytes)
+		if errors.Is(err, ErrBudget) {
 			return err
 		}
-		data, err := r.src.JobLog(ctx, j.ID, maxLogBytes)
 		if err != nil {
 			why = append(why, fmt.Sprintf("log of job %d: %v", j.ID, err))
 			continue

@@ -35,8 +35,11 @@ type Options struct {
 	Results   []string
 	RepoDir   string // a clone of the repository, with the pull requests' heads
 	Policy    breaker.Policy
-	Budget    int    // API requests at most; 0 = no bound
-	CacheDir  string // "" = no cache
+	// Budget is the bound the adapter keeps on API requests (0: none),
+	// for the report; Requests says how many it has sent.
+	Budget   int
+	Requests func() int
+	CacheDir string // "" = no cache
 	// Progress is told what is read, as it is read; nil = silent.
 	Progress func(Progress)
 }
@@ -91,7 +94,10 @@ func Run(ctx context.Context, src forge.History, o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	r := &reader{src: src, opts: o, b: &budget{limit: o.Budget}, cache: c}
+	if o.Requests == nil {
+		o.Requests = func() int { return 0 }
+	}
+	r := &reader{src: src, opts: o, cache: c}
 	rep := Report{Schema: Schema, Repo: o.Repo, Since: o.Since.UTC(), Until: o.Until.UTC(), Workflow: o.Workflow,
 		Agents: o.Agents, Policy: o.Policy.Name, Budget: o.Budget}
 	prs, listed, err := r.pulls(ctx)
@@ -107,7 +113,7 @@ func Run(ctx context.Context, src forge.History, o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	rep.Requests = r.b.used
+	rep.Requests = o.Requests()
 	if err := judge(ctx, o, reads, r.bases, &rep); err != nil {
 		return Report{}, err
 	}
@@ -168,7 +174,7 @@ func (r *reader) readAll(ctx context.Context, prs []forge.PastPullRequest, rep *
 	rep.Estimate += more
 	r.opts.say(Progress{Phase: "evidence", Total: len(reads),
 		Line: fmt.Sprintf("%d failed pushes and %d base commits: at most %d more requests (%d used, budget %s)",
-			failedHeads, len(bases), more, r.b.used, budgetWords(r.opts.Budget))})
+			failedHeads, len(bases), more, r.opts.Requests(), budgetWords(r.opts.Budget))})
 	for i := range reads {
 		p := &reads[i]
 		var err error
@@ -195,7 +201,7 @@ func (r *reader) readAll(ctx context.Context, prs []forge.PastPullRequest, rep *
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the cache could not keep pull request #%d: %v", p.PR.Number, err))
 		}
 		out = append(out, *p)
-		r.opts.say(Progress{Phase: "evidence", Done: i + 1, Total: len(reads), Line: fmt.Sprintf("#%d read (%d requests so far)", p.PR.Number, r.b.used)})
+		r.opts.say(Progress{Phase: "evidence", Done: i + 1, Total: len(reads), Line: fmt.Sprintf("#%d read (%d requests so far)", p.PR.Number, r.opts.Requests())})
 	}
 	// The bases the cached pull requests need, from the cache (or read).
 	for _, p := range out {
@@ -231,9 +237,6 @@ func (r *reader) readBases(ctx context.Context, heads []headRead) error {
 		if b, ok := r.cache.base(sha); ok {
 			r.bases[sha] = b
 			continue
-		}
-		if err := r.b.take(1); err != nil {
-			return err
 		}
 		runs, _, err := r.src.WorkflowRunsPage(ctx, forge.RunFilter{Workflow: r.opts.Workflow, HeadSHA: sha, Event: "push"}, 1)
 		if err != nil {
