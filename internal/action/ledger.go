@@ -199,6 +199,30 @@ func (d *Decoded) done() {
 	}
 }
 
+// LedgerOf reads a pull request's (or a branch's) ledger as a run reads
+// it: the query, every head an entry names as observed before it, and
+// only the entries of that pull request (or branch) (Run.Belongs). The
+// command line's ledger and stats read it so.
+func LedgerOf(ctx context.Context, store LedgerStore, q LedgerQuery) (Decoded, error) {
+	st, err := store.ReadLedger(ctx, q)
+	if err != nil {
+		return Decoded{}, err
+	}
+	who := evaluate.Run{PR: q.PR, Branch: q.Branch}
+	read, _, err := FollowPrevHeads(ctx, store, st.Runs, q, who)
+	if err != nil {
+		return Decoded{}, err
+	}
+	mine := read.Entries[:0:0]
+	for _, e := range read.Entries {
+		if who.Belongs(e) {
+			mine = append(mine, e)
+		}
+	}
+	read.Entries = mine
+	return read, nil
+}
+
 // FollowPrevHeads decodes the ledger out of runs and adds the entries of
 // every head an entry of who's line of work (its pull request or branch,
 // or one of its commits) names as observed before it that the query did

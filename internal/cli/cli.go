@@ -32,6 +32,7 @@ func commands() []command {
 		{"results", "print what the breaker reads from test result files", runResults},
 		{"ledger", "fetch CI's ledger of a pull request or branch as JSON lines", runLedger},
 		{"replay", "replay a repository's past agent pull requests: where the breaker would have stopped them", runReplay},
+		{"stats", "sum up the breaker's ledger across a window's pull requests", runStats},
 		{"gate", "exit 42 while a pull request's breaker is OPEN (before an agent works on it)", runGate},
 		{"demo", "evaluate a throw-away repository with a death spiral", runDemo},
 		{"init", "write the breaker's workflows into a repository", runInit},

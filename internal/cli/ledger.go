@@ -8,7 +8,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
-	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
@@ -50,35 +50,13 @@ func runLedger(ctx context.Context, env *Env, args []string) int {
 	if !ok {
 		return code
 	}
-	pr, branch, checkName, appID := f.pr, f.branch, f.checkName, f.appID
-	q := action.LedgerQuery{PR: *pr, Branch: *branch, CheckName: *checkName, TagPrefix: breaker.DefaultTagPrefix, AppID: *appID}
-	st, err := client.ReadLedger(ctx, q)
+	entries, tampered, notes, err := fetchLedger(ctx, client, *f.pr, *f.branch, *f.checkName, *f.appID, key)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(err.Error()))
 		return ExitError
-	}
-	// As the Action reads it: every head an entry names as observed
-	// before it, and only this pull request's (or branch's) entries.
-	who := evaluate.Run{PR: *pr, Branch: *branch}
-	read, _, err := action.FollowPrevHeads(ctx, client, st.Runs, q, who)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(err.Error()))
-		return ExitError
-	}
-	all, tampered, notes := read.Entries, read.Tampered, read.Notes
-	var entries []ledger.Entry
-	for _, e := range all {
-		if who.Belongs(e) {
-			entries = append(entries, e)
-		}
 	}
 	for _, n := range notes {
 		fmt.Fprintf(env.Stderr, "breaker ledger: %s\n", report.SafeLine(n))
-	}
-	for _, e := range entries {
-		if key != nil && !ledger.Verify(e, key) {
-			tampered = append(tampered, e.Head)
-		}
 	}
 	var b strings.Builder
 	if err := ledger.WriteLines(&b, entries); err != nil {
@@ -92,6 +70,24 @@ func runLedger(ctx context.Context, env *Env, args []string) int {
 		return ExitTripped
 	}
 	return ExitClosed
+}
+
+// fetchLedger reads a pull request's (or a branch's) ledger as the Action
+// reads it: every head an entry names as observed before it, and only
+// this pull request's (or branch's) entries; with a key, the heads whose
+// entry does not verify are tampered.
+func fetchLedger(ctx context.Context, client *ghapi.Client, pr int, branch, checkName string, appID int64, key []byte) (entries []ledger.Entry, tampered, notes []string, err error) {
+	read, err := action.LedgerOf(ctx, client, action.LedgerQuery{PR: pr, Branch: branch, CheckName: checkName, TagPrefix: breaker.DefaultTagPrefix, AppID: appID})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tampered = read.Tampered
+	for _, e := range read.Entries {
+		if key != nil && !ledger.Verify(e, key) {
+			tampered = append(tampered, e.Head)
+		}
+	}
+	return read.Entries, tampered, read.Notes, nil
 }
 
 func shortSHAs(shas []string) []string {

@@ -75,3 +75,28 @@ func TestReplay_EmptyWindowJSON(t *testing.T) {
 		t.Errorf("stderr: %q", stderr)
 	}
 }
+
+// stats shares replay's window flags and their errors, and reads an empty
+// window to a report in its own schema.
+func TestStats_UsageAndEmptyWindow(t *testing.T) {
+	t.Parallel()
+	_, stderr, code := runCLIEnv(t, map[string]string{"GITHUB_TOKEN": "x"}, "", "stats", "--repo", "acme/shop", "--since", "soon")
+	if code != ExitUsage || !strings.Contains(stderr, "breaker stats: --since \"soon\"") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	srv := ghfake.New(t, ghfake.WithToken("t0ken-for-the-test"))
+	env := map[string]string{"GITHUB_TOKEN": "t0ken-for-the-test", "GITHUB_API_URL": srv.URL(), "CI": "true"}
+	stdout, stderr, code := runCLIEnv(t, env, "", "stats", "--repo", srv.Owner()+"/"+srv.Repo())
+	if code != ExitClosed || !strings.Contains(stdout, "## Circuit breaker stats: Codertocat/Hello-World") || !strings.Contains(stdout, "0 observed by the breaker") {
+		t.Errorf("exit %d, stderr %s, stdout:\n%s", code, stderr, stdout)
+	}
+	stdout, _, _ = runCLIEnv(t, env, "", "stats", "--repo", srv.Owner()+"/"+srv.Repo(), "--format", "json")
+	var st struct {
+		Schema  string `json:"schema"`
+		ByAgent []any  `json:"by_agent"`
+		Errors  []any  `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &st); err != nil || st.Schema != "greenlight-stats/v1" || st.ByAgent == nil || st.Errors == nil {
+		t.Errorf("%+v (%v): empty lists must be [] not null:\n%s", st, err, stdout)
+	}
+}

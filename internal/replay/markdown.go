@@ -190,3 +190,93 @@ func countWords(m map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// StatsMarkdown renders `breaker stats` as GitHub renders a job summary:
+// the window, the pull requests observed by agent, trips by reason with a
+// chart of trips per week, the waits for a reset, pushes to green, the
+// errors that trip most across pull requests, and the CI minutes spent on
+// pushes that made no progress.
+func StatsMarkdown(s Stats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Circuit breaker stats: %s\n\n", report.EscapeInline(s.Repo))
+	who := "every author"
+	if len(s.Agents) > 0 {
+		who = report.EscapeInline(strings.Join(s.Agents, ", "))
+	}
+	fmt.Fprintf(&b, "Pull requests by %s created %s to %s: %d in the window, %d observed by the breaker (its ledger). %d API requests (at least %d, said before the reads)",
+		who, s.Since.Format("2006-01-02"), s.Until.Format("2006-01-02"), s.Listed, s.Observed, s.Requests, s.Estimate)
+	if s.Budget > 0 {
+		fmt.Fprintf(&b, " of a budget of %d", s.Budget)
+	}
+	if s.Cached > 0 {
+		fmt.Fprintf(&b, "; %d pull requests from the cache", s.Cached)
+	}
+	b.WriteString(".\n\n")
+	if s.Cut != "" {
+		fmt.Fprintf(&b, "> [!WARNING]\n> The window is cut: %s. Raise `--budget`, or run again with the same `--cache` to go on.\n\n", report.EscapeInline(s.Cut))
+	}
+	b.WriteString("| pull requests observed | pushes | trips | reset | median wait for a reset | reached green | median pushes to green | pushes without progress | their CI minutes |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %d | %d | %d | %d | %s | %d | %s | %d | %.1f |\n\n", s.Observed, s.Pushes, s.Trips, s.TripToReset.Count,
+		minutesWords(s.TripToReset.Median, s.TripToReset.Count), s.PushesToGreen.Count, medianWords(s.PushesToGreen), s.NoProgress.Pushes, s.NoProgress.Minutes)
+	if len(s.ByReason) > 0 {
+		b.WriteString("Trips by reason: " + countWords(s.ByReason) + ".")
+		if s.TripToReset.Pending > 0 {
+			fmt.Fprintf(&b, " %s not reset.", plural(s.TripToReset.Pending, "trip is", "trips are"))
+		}
+		b.WriteString("\n\n")
+	}
+	writeChart(&b, s.TripsPerWeek)
+	if len(s.ByAgent) > 0 {
+		b.WriteString("### By agent\n\n| agent | pull requests | pushes | tripped |\n|---|---:|---:|---:|\n")
+		for _, a := range s.ByAgent {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", report.CodeCell(a.Agent), a.PullRequests, a.Pushes, a.Tripped)
+		}
+		b.WriteString("\n")
+	}
+	if len(s.Errors) > 0 {
+		b.WriteString("### The errors that trip most\n\nThe same error (its fingerprint: CI's message, normalised) across pull requests is one row.\n\n")
+		b.WriteString("| error | tests | pull requests | trips |\n|---|---|---|---:|\n")
+		for _, e := range s.Errors {
+			tests := make([]string, 0, 3)
+			for i, t := range e.Tests {
+				if i == maxFailingNamed {
+					tests = append(tests, fmt.Sprintf("and %d more", len(e.Tests)-maxFailingNamed))
+					break
+				}
+				tests = append(tests, report.CodeCell(report.Clip(t, nameRunes)))
+			}
+			prs := make([]string, len(e.PullRequests))
+			for i, n := range e.PullRequests {
+				prs[i] = fmt.Sprintf("#%d", n)
+			}
+			fp := "unknown"
+			if e.Fingerprint != "" {
+				fp = report.CodeCell(e.Fingerprint)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d |\n", fp, strings.Join(tests, ", "), strings.Join(prs, " "), e.Trips)
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range s.Notes {
+		b.WriteString("- " + report.EscapeInline(n) + "\n")
+	}
+	return b.String()
+}
+
+func minutesWords(m float64, n int) string {
+	if n == 0 {
+		return "none"
+	}
+	if m >= 120 {
+		return fmt.Sprintf("%.1f h", m/60)
+	}
+	return fmt.Sprintf("%.0f min", m)
+}
+
+func medianWords(d Distribution) string {
+	if d.Count == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%g", d.Median)
+}
