@@ -154,7 +154,8 @@ func writeChart(b *strings.Builder, weeks []Week) {
 	fmt.Fprintf(b, "    x-axis [%s]\n    y-axis \"trips\" 0 --> %d\n    bar [%s]\n```\n\n", strings.Join(labels, ", "), top, strings.Join(counts, ", "))
 }
 
-// reasonWords says why a pull request would have tripped.
+// reasonWords says why a pull request would have tripped, in a table cell
+// (its test's name as a cell's code: a pipe in it cannot end the cell).
 func reasonWords(t Trip) string {
 	words := map[string]string{
 		string(breaker.TripPerTest): "one test failed too often", string(breaker.TripSliceCeiling): "too many failed attempts",
@@ -166,7 +167,7 @@ func reasonWords(t Trip) string {
 		words = report.EscapeInline(t.Reason)
 	}
 	if t.Test != "" {
-		words += ", " + report.CodeSpan(report.Clip(t.Test, nameRunes))
+		words += ", " + report.CodeCell(report.Clip(t.Test, nameRunes))
 	}
 	return words
 }
