@@ -52,9 +52,7 @@ const (
 )
 
 var (
-	// GitHub prefixes each line of a job's log with its time.
-	logStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
-	ansi     = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 	goResult  = regexp.MustCompile(`^(\s*)--- (FAIL|PASS|SKIP): (\S+) \(`)
 	goPackage = regexp.MustCompile(`^(FAIL|ok)\s+(\S+)\s+(\(cached\)|[0-9.]+s|\[)`)
@@ -102,13 +100,44 @@ func ReadJobLog(data []byte) JobLog {
 			}
 			break
 		}
-		line := logStamp.ReplaceAllString(sc.Text(), "")
-		line = ansi.ReplaceAllString(line, "")
-		line = strings.TrimPrefix(strings.TrimPrefix(line, "##[error]"), "##[warning]")
-		r.line(strings.TrimRight(line, " \r"))
+		line := stripStamp(sc.Bytes())
+		if bytes.IndexByte(line, 0x1b) >= 0 {
+			line = ansi.ReplaceAll(line, nil)
+		}
+		line = bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("##[error]")), []byte("##[warning]"))
+		r.line(string(bytes.TrimRight(line, " \r")))
 	}
 	r.flushGo("")
 	return JobLog{Runners: r.runners, Tests: r.tests}
+}
+
+// stripStamp drops the time GitHub prefixes each line of a job's log with
+// (2026-11-25T10:00:01.1234567Z and a space), written out rather than a
+// regular expression: it runs on every line.
+func stripStamp(line []byte) []byte {
+	const shape = "dddd-dd-ddTdd:dd:dd"
+	if len(line) < len(shape)+1 {
+		return line
+	}
+	for i := range len(shape) {
+		c := line[i]
+		if shape[i] == 'd' && (c < '0' || c > '9') || shape[i] != 'd' && c != shape[i] {
+			return line
+		}
+	}
+	i := len(shape)
+	if line[i] == '.' {
+		for i++; i < len(line) && line[i] >= '0' && line[i] <= '9'; i++ {
+		}
+	}
+	if i >= len(line) || line[i] != 'Z' {
+		return line
+	}
+	i++
+	if i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return line[i:]
 }
 
 type logReader struct {
@@ -182,6 +211,9 @@ func (r *logReader) line(line string) {
 // goLine reads go test's "--- FAIL: TestX (0.00s)" lines (indented for
 // subtests) and names them after the package its FAIL/ok line gives.
 func (r *logReader) goLine(line string) bool {
+	if !strings.Contains(line, "--- ") && !strings.HasPrefix(line, "FAIL") && !strings.HasPrefix(line, "ok") {
+		return false // the shapes below need one of these: most lines have none
+	}
 	if m := goResult.FindStringSubmatch(line); m != nil {
 		st := map[string]breaker.TestStatus{"FAIL": breaker.StatusFail, "PASS": breaker.StatusPass, "SKIP": breaker.StatusSkip}[m[2]]
 		r.goPending = append(r.goPending, Test{Name: m[3], Status: st})
@@ -209,6 +241,9 @@ func (r *logReader) flushGo(pkg string) {
 // summary's "FAILED path.py::test - message", naming a test as
 // pytest's JUnit XML does: the module path dotted, then the test.
 func (r *logReader) pytestLine(line string) bool {
+	if !strings.Contains(line, ".py::") {
+		return false
+	}
 	if m := pytestLine.FindStringSubmatch(line); m != nil {
 		st := map[string]breaker.TestStatus{"PASSED": breaker.StatusPass, "FAILED": breaker.StatusFail, "ERROR": breaker.StatusError,
 			"SKIPPED": breaker.StatusSkip, "XFAIL": breaker.StatusSkip, "XPASS": breaker.StatusPass}[m[3]]
@@ -236,6 +271,9 @@ func pytestName(file, test string) string {
 // Gradle's "Class > method() FAILED", named classname.method as their
 // JUnit XML is.
 func (r *logReader) javaLine(line string) bool {
+	if !strings.Contains(line, "<<< ") && !strings.Contains(line, " > ") {
+		return false
+	}
 	if m := surefire3.FindStringSubmatch(line); m != nil {
 		r.add("maven surefire", m[1]+"."+m[2], javaStatus(m[3]))
 		return true
@@ -262,6 +300,9 @@ func javaStatus(s string) breaker.TestStatus {
 // dotnetLine reads `dotnet test`'s "  Failed Namespace.Class.Method [12 ms]"
 // lines (and Passed/Skipped at normal verbosity).
 func (r *logReader) dotnetLine(line string) bool {
+	if !strings.Contains(line, "Passed ") && !strings.Contains(line, "Failed ") && !strings.Contains(line, "Skipped ") {
+		return false
+	}
 	m := dotnetLine.FindStringSubmatch(line)
 	if m == nil {
 		return false
@@ -275,6 +316,9 @@ func (r *logReader) dotnetLine(line string) bool {
 // lines under a file, and "FAIL  file > describe > test", named as its
 // JUnit reporter does: the file, a dot, the title path joined by " > ".
 func (r *logReader) vitestLine(line string) bool {
+	if !strings.Contains(line, "FAIL") && !strings.ContainsAny(line, "✓×↓❯") {
+		return false
+	}
 	if m := vitestFail.FindStringSubmatch(line); m != nil {
 		r.add("vitest", m[1]+"."+m[2], breaker.StatusFail)
 		return true
