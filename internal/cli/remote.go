@@ -46,10 +46,7 @@ func (f *remoteFlags) open(env *Env, fs *flag.FlagSet) (client *ghapi.Client, ke
 	case (*f.pr > 0) == (*f.branch != ""):
 		return nil, nil, usageError(env, f.cmd, "give exactly one of --pr N and --branch B"), false
 	}
-	token := env.Getenv("GITHUB_TOKEN")
-	if token == "" {
-		token = env.Getenv("GH_TOKEN")
-	}
+	token := tokenOf(env)
 	if token == "" {
 		fmt.Fprintf(env.Stderr, "breaker %s: no token: set GITHUB_TOKEN (or GH_TOKEN) to a token that may read the repository's checks and pull requests\n", f.cmd)
 		return nil, nil, ExitError, false
@@ -69,4 +66,13 @@ func (f *remoteFlags) open(env *Env, fs *flag.FlagSet) (client *ghapi.Client, ke
 		return nil, nil, ExitError, false
 	}
 	return client, key, 0, true
+}
+
+// tokenOf is the token the commands that read GitHub use: GITHUB_TOKEN,
+// else GH_TOKEN (the GitHub CLI's).
+func tokenOf(env *Env) string {
+	if t := env.Getenv("GITHUB_TOKEN"); t != "" {
+		return t
+	}
+	return env.Getenv("GH_TOKEN")
 }

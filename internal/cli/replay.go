@@ -159,10 +159,7 @@ func (f *windowFlags) open(env *Env, fs *flag.FlagSet) (o replay.Options, client
 	case *f.budget < 0:
 		return o, nil, usageError(env, f.cmd, "--budget must be 0 (no bound) or more"), false
 	}
-	token := env.Getenv("GITHUB_TOKEN")
-	if token == "" {
-		token = env.Getenv("GH_TOKEN")
-	}
+	token := tokenOf(env)
 	if token == "" {
 		fmt.Fprintf(env.Stderr, "breaker %s: no token: set GITHUB_TOKEN (or GH_TOKEN) to a token that may read the repository's pull requests, checks and actions\n", f.cmd)
 		return o, nil, ExitError, false

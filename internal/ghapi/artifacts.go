@@ -87,18 +87,11 @@ func (c *Client) DownloadArtifact(ctx context.Context, runID int64, name string,
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
+	resp, err := c.redirected(ctx, op, "archive", loc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	resp, err := c.blob.Do(req)
-	if err != nil {
-		return nil, c.redact(fmt.Errorf("%s: %w", op, err))
+		return nil, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: the archive URL answered %s", op, resp.Status)
-	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
@@ -107,4 +100,23 @@ func (c *Client) DownloadArtifact(ctx context.Context, runID int64, name string,
 		return nil, fmt.Errorf("%s: the archive is over the %d-byte cap; not read", op, max)
 	}
 	return data, nil
+}
+
+// redirected gets the short-lived URL GitHub redirected a download to
+// (an artifact's archive, a job's log), without the token; a status other
+// than 200 is an error naming what was downloaded.
+func (c *Client) redirected(ctx context.Context, op, what, loc string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	resp, err := c.blob.Do(req)
+	if err != nil {
+		return nil, c.redact(fmt.Errorf("%s: %w", op, err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s: the %s URL answered %s", op, what, resp.Status)
+	}
+	return resp, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 
 	"github.com/google/go-github/v60/github"
@@ -128,18 +127,11 @@ func (c *Client) JobLog(ctx context.Context, jobID int64, max int64) ([]byte, er
 	}); err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
+	resp, err := c.redirected(ctx, op, "log", loc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	resp, err := c.blob.Do(req)
-	if err != nil {
-		return nil, c.redact(fmt.Errorf("%s: %w", op, err))
+		return nil, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: the log URL answered %s", op, resp.Status)
-	}
 	t := &tail{max: int(max)}
 	if _, err := io.Copy(t, resp.Body); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)

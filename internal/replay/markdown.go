@@ -43,9 +43,7 @@ func Markdown(r Report) string {
 		fmt.Fprintf(&b, "; %d pull requests from the cache", r.Cached)
 	}
 	b.WriteString(".\n\n")
-	if r.Cut != "" {
-		fmt.Fprintf(&b, "> [!WARNING]\n> The window is cut: %s. Raise `--budget`, or run again with the same `--cache` to go on.\n\n", report.EscapeInline(r.Cut))
-	}
+	writeCut(&b, r.Cut)
 	s := r.Summary
 	b.WriteString("### What stopping would have saved\n\n")
 	b.WriteString("| agent pull requests | pushes | would have tripped | pushes after the trip | CI minutes after the trip | tripped, then green |\n|---:|---:|---:|---:|---:|---:|\n")
@@ -104,6 +102,13 @@ func Markdown(r Report) string {
 		b.WriteString("- " + report.EscapeInline(n) + "\n")
 	}
 	return b.String()
+}
+
+// writeCut says where the budget cut the window, and how to go on.
+func writeCut(b *strings.Builder, cut string) {
+	if cut != "" {
+		fmt.Fprintf(b, "> [!WARNING]\n> The window is cut: %s. Raise `--budget`, or run again with the same `--cache` to go on.\n\n", report.EscapeInline(cut))
+	}
 }
 
 // writePushes renders a pull request push by push, in a collapsed block.
@@ -213,9 +218,7 @@ func StatsMarkdown(s Stats) string {
 		fmt.Fprintf(&b, "; %d pull requests from the cache", s.Cached)
 	}
 	b.WriteString(".\n\n")
-	if s.Cut != "" {
-		fmt.Fprintf(&b, "> [!WARNING]\n> The window is cut: %s. Raise `--budget`, or run again with the same `--cache` to go on.\n\n", report.EscapeInline(s.Cut))
-	}
+	writeCut(&b, s.Cut)
 	b.WriteString("| pull requests observed | pushes | trips | reset | median wait for a reset | reached green | median pushes to green | pushes without progress | their CI minutes |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| %d | %d | %d | %d | %s | %d | %s | %d | %.1f |\n\n", s.Observed, s.Pushes, s.Trips, s.TripToReset.Count,
