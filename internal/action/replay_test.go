@@ -177,13 +177,7 @@ func seedReplayWindow(t *testing.T) seededWindow {
 
 func (w seededWindow) replay(t *testing.T, o replay.Options) replay.Report {
 	t.Helper()
-	budget := &ghapi.Budget{Limit: o.Budget}
-	client, err := ghapi.New(ghapi.Config{Token: rigToken, APIURL: w.r.srv.URL(), Owner: w.r.srv.Owner(), Repo: w.r.srv.Repo(),
-		Sleep: func(context.Context, time.Duration) error { return nil }, Budget: budget})
-	o.Requests = budget.Used
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := historyClient(t, w.r, &o)
 	o.Repo, o.Since, o.Until = w.r.srv.Owner()+"/"+w.r.srv.Repo(), w.since, rigEpoch.Add(30*24*time.Hour)
 	o.RepoDir, o.Workflow, o.Agents, o.Policy = w.r.dir, "ci.yml", []string{"agent-bot"}, breaker.DefaultPolicy()
 	rep, err := replay.Run(context.Background(), client, o)
@@ -278,6 +272,20 @@ func TestReplay_VerdictPerPushIsTheActions(t *testing.T) {
 	}
 	t.Logf("the window: %d pull requests, %d pushes, %d requests (estimate %d)", len(rep.PullRequests), rep.Summary.Pushes, rep.Requests, rep.Estimate)
 	w.budgetAndCache(t, rep)
+}
+
+// historyClient is the read token's client of replay and stats, keeping
+// o's budget and counting its requests into o.
+func historyClient(t *testing.T, r *rig, o *replay.Options) *ghapi.Client {
+	t.Helper()
+	budget := &ghapi.Budget{Limit: o.Budget}
+	client, err := ghapi.New(ghapi.Config{Token: rigToken, APIURL: r.srv.URL(), Owner: r.srv.Owner(), Repo: r.srv.Repo(),
+		Sleep: func(context.Context, time.Duration) error { return nil }, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Requests = budget.Used
+	return client
 }
 
 // apiCalls are the requests the fake received, the archive and log hosts

@@ -13,7 +13,6 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/forge"
-	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/replay"
@@ -156,13 +155,8 @@ func readStats(t *testing.T, r *rig, o replay.Options) replay.Stats {
 	// Each read in its own hour of GraphQL points: the month's runs spent
 	// theirs over the month, and a token has 1,000 an hour.
 	r.srv.SetGraphQLRemaining(ghfake.DefaultGraphQLLimit)
-	budget := &ghapi.Budget{Limit: o.Budget}
-	client, err := ghapi.New(ghapi.Config{Token: rigToken, APIURL: r.srv.URL(), Owner: r.srv.Owner(), Repo: r.srv.Repo(),
-		Sleep: func(context.Context, time.Duration) error { return nil }, Budget: budget})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Repo, o.Since, o.Until, o.Workflow, o.Requests = r.srv.Owner()+"/"+r.srv.Repo(), rigEpoch, rigEpoch.Add(31*24*time.Hour), "ci.yml", budget.Used
+	client := historyClient(t, r, &o)
+	o.Repo, o.Since, o.Until, o.Workflow = r.srv.Owner()+"/"+r.srv.Repo(), rigEpoch, rigEpoch.Add(31*24*time.Hour), "ci.yml"
 	read := func(ctx context.Context, pr forge.PastPullRequest) ([]ledger.Entry, error) {
 		read, err := action.LedgerOf(ctx, client, action.LedgerQuery{PR: pr.Number, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"})
 		return read.Entries, err
