@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // Output is one step output.
@@ -16,7 +17,7 @@ type Output struct {
 	Value string
 }
 
-var outputNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var outputNameRE = rx.Lazy(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // SetOutputs appends the outputs to the file at GITHUB_OUTPUT, each as a
 // heredoc with a fresh random delimiter. A value (or name) that contains its
@@ -25,7 +26,7 @@ var outputNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 func (a *Action) SetOutputs(outs []Output) error {
 	var b strings.Builder
 	for _, o := range outs {
-		if !outputNameRE.MatchString(o.Name) {
+		if !outputNameRE().MatchString(o.Name) {
 			return fmt.Errorf("output name %q is not an identifier", o.Name)
 		}
 		value := a.Redact(o.Value)

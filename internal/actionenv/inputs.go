@@ -3,11 +3,11 @@ package actionenv
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // Inputs are the action's inputs, validated. GitHub does not enforce
@@ -103,11 +103,11 @@ const DefaultBotLogin = "github-actions[bot]"
 // check-name input is empty.
 const DefaultCheckName = "greenlight-breaker"
 
-var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var fullSHA = rx.Lazy(`^[0-9a-f]{40}$`)
 
-var teamRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
+var teamRE = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
 
-var loginRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
+var loginRE = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
 
 // Input returns the raw value of the input name, trimmed. Docker actions get
 // INPUT_<NAME> with the hyphens kept; the underscore spelling is accepted
@@ -217,7 +217,7 @@ func (in Inputs) check() []error {
 			errs = append(errs, fmt.Errorf("input slice: %w", err))
 		}
 	}
-	if in.Base != "" && !fullSHA.MatchString(in.Base) {
+	if in.Base != "" && !fullSHA().MatchString(in.Base) {
 		errs = append(errs, fmt.Errorf("input base %q is not a full commit SHA; leave it empty: the base comes from the event (the pull request's base) or GitHub's API (the default branch), "+
 			"never from a ref in the workspace, which the code under test can move", in.Base))
 	}
@@ -243,23 +243,23 @@ func (in Inputs) check() []error {
 	}
 	for _, l := range in.OnTripRequestReview {
 		org, team, isTeam := strings.Cut(l, "/")
-		if !loginRE.MatchString(org) || (isTeam && !teamRE.MatchString(team)) {
+		if !loginRE().MatchString(org) || (isTeam && !teamRE().MatchString(team)) {
 			errs = append(errs, fmt.Errorf("input on-trip-request-review: %q is neither a login nor ORG/TEAM-SLUG; list one a line, e.g. alice or acme/reviewers", l))
 		}
 	}
 	for _, l := range in.OnTripUnassign {
-		if !loginRE.MatchString(l) {
+		if !loginRE().MatchString(l) {
 			errs = append(errs, fmt.Errorf("input on-trip-unassign: %q is not a GitHub login; list one login a line, e.g. Copilot", l))
 		}
 	}
 	if in.LedgerKey != "" && len(in.LedgerKey) < 16 {
 		errs = append(errs, errors.New("input ledger-key is shorter than 16 characters; use a random secret, e.g. `openssl rand -hex 32`"))
 	}
-	if in.BotLogin != "" && !loginRE.MatchString(in.BotLogin) {
+	if in.BotLogin != "" && !loginRE().MatchString(in.BotLogin) {
 		errs = append(errs, fmt.Errorf("input bot-login %q is not a GitHub login; e.g. github-actions[bot]", in.BotLogin))
 	}
 	for _, l := range in.AgentActors {
-		if !loginRE.MatchString(l) {
+		if !loginRE().MatchString(l) {
 			errs = append(errs, fmt.Errorf("input agent-actors: %q is not a GitHub login; list one login a line", l))
 		}
 	}

@@ -2,8 +2,9 @@ package breaker
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // The default prefixes of the protocol: trailer keys (Greenlight-Test) and
@@ -31,9 +32,9 @@ const (
 )
 
 var (
-	sliceRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
-	trailerRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,48}-$`)
-	tagRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,98}/$`)
+	sliceRE   = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+	trailerRE = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9-]{0,48}-$`)
+	tagRE     = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,98}/$`)
 )
 
 // ValidSlice reports whether id may name a slice: it becomes the last part
@@ -45,7 +46,7 @@ func ValidSlice(id string) bool { return CheckSlice(id) == nil }
 // /breaker reset) and the engine (a <prefix>Slice trailer) all use it, so a
 // slice id is accepted or refused with the same words everywhere.
 func CheckSlice(id string) error {
-	if !sliceRE.MatchString(id) || strings.Contains(id, "..") || strings.HasSuffix(id, ".lock") || strings.HasSuffix(id, ".") {
+	if !sliceRE().MatchString(id) || strings.Contains(id, "..") || strings.HasSuffix(id, ".lock") || strings.HasSuffix(id, ".") {
 		return fmt.Errorf("slice id %q is not valid: %s", id, sliceRule)
 	}
 	return nil
@@ -54,7 +55,7 @@ func CheckSlice(id string) error {
 // CheckTrailerPrefix returns nil when p may prefix the protocol's trailer
 // keys, else an error naming the rule.
 func CheckTrailerPrefix(p string) error {
-	if !trailerRE.MatchString(p) {
+	if !trailerRE().MatchString(p) {
 		return fmt.Errorf("trailer prefix %q is not valid: %s", p, trailerRule)
 	}
 	return nil
@@ -63,7 +64,7 @@ func CheckTrailerPrefix(p string) error {
 // CheckTagPrefix returns nil when p may prefix the breaker's tag names, else
 // an error naming the rule.
 func CheckTagPrefix(p string) error {
-	if !tagRE.MatchString(p) || strings.Contains(p, "..") || strings.Contains(p, "//") ||
+	if !tagRE().MatchString(p) || strings.Contains(p, "..") || strings.Contains(p, "//") ||
 		strings.Contains(p, "/.") || strings.Contains(p, ".lock/") {
 		return fmt.Errorf("tag prefix %q is not valid: %s", p, tagRule)
 	}

@@ -1,8 +1,9 @@
 package breaker
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // The values of Decision.SliceSource: where the verdict's slice id came from.
@@ -18,11 +19,11 @@ const (
 
 // branchSliceRE finds an S-<n> slice id in a branch name that is not the
 // tail of a longer word (agent/S-3-fix → S-3, but not BS-3).
-var branchSliceRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9])(S-[0-9]+)`)
+var branchSliceRE = rx.Lazy(`(?:^|[^A-Za-z0-9])(S-[0-9]+)`)
 
 // BranchSlice returns the first S-<n> slice id in a branch name, or "".
 func BranchSlice(branch string) string {
-	m := branchSliceRE.FindStringSubmatch(branch)
+	m := branchSliceRE().FindStringSubmatch(branch)
 	if m == nil {
 		return ""
 	}

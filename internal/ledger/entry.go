@@ -9,12 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // Schema names the entry format; it changes only when a field changes
@@ -459,13 +459,13 @@ func Fingerprint(message, typ string) string {
 }
 
 var (
-	hexRun = regexp.MustCompile(`[0-9a-fA-F]{8,}`)
-	digits = regexp.MustCompile(`[0-9]+`)
+	hexRun = rx.Lazy(`[0-9a-fA-F]{8,}`)
+	digits = rx.Lazy(`[0-9]+`)
 )
 
 func normaliseMessage(s string) string {
-	s = hexRun.ReplaceAllString(s, "x")
-	s = digits.ReplaceAllString(s, "0")
+	s = hexRun().ReplaceAllString(s, "x")
+	s = digits().ReplaceAllString(s, "0")
 	return strings.Join(strings.Fields(s), " ")
 }
 

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // zwj is inserted after every @ outside code, so that GitHub never reads an
@@ -12,7 +13,7 @@ import (
 const zwj = "\u200d"
 
 // htmlComment matches a complete HTML comment.
-var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+var htmlComment = rx.Lazy(`(?s)<!--.*?-->`)
 
 // markdownEscapes maps the runes that could start markdown or HTML syntax
 // in running text to their inert spelling.
@@ -31,7 +32,7 @@ var markdownEscapes = map[rune]string{
 // command should the text reach a log. Table pipes are escaped, so the
 // result is also a safe table cell.
 func EscapeInline(s string) string {
-	s = stripControls(htmlComment.ReplaceAllString(s, ""))
+	s = stripControls(htmlComment().ReplaceAllString(s, ""))
 	s = strings.Join(strings.Fields(s), " ")
 	return escapeLine(s)
 }
@@ -40,7 +41,7 @@ func EscapeInline(s string) string {
 // escaped on its own, leading indentation is dropped (no accidental code
 // block) and runs of blank lines collapse to one paragraph break.
 func EscapeText(s string) string {
-	s = stripControls(htmlComment.ReplaceAllString(s, ""))
+	s = stripControls(htmlComment().ReplaceAllString(s, ""))
 	var out []string
 	blank := true
 	for _, line := range strings.Split(s, "\n") {
@@ -61,7 +62,7 @@ func EscapeText(s string) string {
 // escapeLine escapes one line that holds no control characters.
 // backlink matches what GitHub turns into a link back to an issue or pull
 // request: #12, owner/repo#12, GH-12, and any URL.
-var backlink = regexp.MustCompile(`(?i)#[0-9]|\bgh-[0-9]|://`)
+var backlink = rx.Lazy(`(?i)#[0-9]|\bgh-[0-9]|://`)
 
 // defuseBacklinks puts a zero-width joiner inside each backlink, so that
 // text quoted from the agent links nowhere and notifies no issue.
@@ -69,21 +70,21 @@ func defuseBacklinks(s string) string {
 	if !strings.ContainsAny(s, "#:") && !strings.Contains(strings.ToLower(s), "gh-") {
 		return s
 	}
-	return backlink.ReplaceAllStringFunc(s, func(m string) string {
+	return backlink().ReplaceAllStringFunc(s, func(m string) string {
 		return m[:1] + zwj + m[1:]
 	})
 }
 
 // urlRE matches a URL in prose: a scheme, "://" and what follows up to
 // white space or a character that ends a URL in text.
-var urlRE = regexp.MustCompile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s<>\"'`|]+")
+var urlRE = rx.Lazy("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s<>\"'`|]+")
 
 // escapeLine escapes one line; URLs become code spans, inert (no link, no
 // mention, no backlink) with every character kept, so they copy intact.
 func escapeLine(s string) string {
 	var b strings.Builder
 	at := 0
-	for _, l := range urlRE.FindAllStringIndex(s, -1) {
+	for _, l := range urlRE().FindAllStringIndex(s, -1) {
 		end := l[1]
 		for end > l[0] && strings.ContainsRune(").,;:!?", rune(s[end-1])) {
 			end-- // the sentence's punctuation, not the URL's

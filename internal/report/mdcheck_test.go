@@ -122,7 +122,7 @@ var (
 // HTML but ours, no entity but ours, no heading but ours.
 func checkMarkdown(t *testing.T, md, slice string) parsedMarkdown {
 	t.Helper()
-	if got := len(markerPattern.FindAllString(md, -1)); got != 1 {
+	if got := len(markerPattern().FindAllString(md, -1)); got != 1 {
 		t.Errorf("marker count = %d, want 1", got)
 	}
 	if !HasMarker(md, slice) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // Redacted replaces every secret the Redactor finds.
@@ -23,22 +24,22 @@ const minSecretLen = 4
 // strings hold none and regular expressions are slow.
 type tokenPattern struct {
 	hint string
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	repl string // keeps the first group, if any, and hides the rest
 }
 
 // tokenPatterns: GitHub tokens, bearer tokens, Authorization headers and
 // passwords in URLs.
 var tokenPatterns = []tokenPattern{
-	{"gh", regexp.MustCompile(`(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}`), Redacted},
-	{"bearer", regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*`), "${1}" + Redacted},
-	{"authorization", regexp.MustCompile(`(?i)(\bauthorization:\s*(?:(?:token|basic|bearer)\s+)?)[^\s"',;]+`), "${1}" + Redacted},
-	{"://", regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`), "${1}" + Redacted + "@"},
+	{"gh", rx.Lazy(`(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}`), Redacted},
+	{"bearer", rx.Lazy(`(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*`), "${1}" + Redacted},
+	{"authorization", rx.Lazy(`(?i)(\bauthorization:\s*(?:(?:token|basic|bearer)\s+)?)[^\s"',;]+`), "${1}" + Redacted},
+	{"://", rx.Lazy(`(://[^/\s:@]+:)[^/\s@]+@`), "${1}" + Redacted + "@"},
 }
 
 // markerPattern matches the opening of our comment marker in any case and
 // spacing, so untrusted text can never carry it.
-var markerPattern = regexp.MustCompile(`(?i)<!--\s*greenlight-breaker`)
+var markerPattern = rx.Lazy(`(?i)<!--\s*greenlight-breaker`)
 
 // markerRemoved stands where untrusted text carried our marker.
 const markerRemoved = "[marker removed]"
@@ -108,7 +109,7 @@ func (r *Redactor) Redact(s string) string {
 	lower := strings.ToLower(s)
 	for _, p := range tokenPatterns {
 		if strings.Contains(lower, p.hint) {
-			s = p.re.ReplaceAllString(s, p.repl)
+			s = p.re().ReplaceAllString(s, p.repl)
 		}
 	}
 	return s
@@ -121,7 +122,7 @@ func NeutralizeMarker(s string) string {
 	if !strings.Contains(s, "<!--") {
 		return s
 	}
-	return markerPattern.ReplaceAllString(s, markerRemoved)
+	return markerPattern().ReplaceAllString(s, markerRemoved)
 }
 
 // Clean returns s redacted and with our marker neutralised: what every

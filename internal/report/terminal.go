@@ -2,15 +2,16 @@ package report
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // ansiSequence matches terminal escape sequences: CSI (colours, cursor
 // moves), OSC (titles, hyperlinks) and two-byte escapes.
-var ansiSequence = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
+var ansiSequence = rx.Lazy(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
 
 // isControl reports whether r is a rune that text printed to a terminal,
 // a CI log or a comment must not carry: C0 and C1 controls, DEL, the
@@ -38,7 +39,7 @@ func isControl(r rune) bool {
 // replaces invalid UTF-8.
 func stripControls(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = ansiSequence.ReplaceAllString(s, "")
+	s = ansiSequence().ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	return strings.Map(func(r rune) rune {

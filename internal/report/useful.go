@@ -1,8 +1,9 @@
 package report
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // maxUsefulLines bounds the lines UsefulLines keeps.
@@ -11,7 +12,7 @@ const maxUsefulLines = 12
 // stackFrame matches the lines a reader skips: JavaScript and Python stack
 // frames, Go goroutine traces and runtime frames, frames inside
 // node_modules or the runners' own internals.
-var stackFrame = regexp.MustCompile(`^\s*(at |File "|goroutine \d+|created by |\S+\.go:\d+ \+0x|.*node_modules/|.*node:internal/|\(Use .node --trace|.*jest-circus|.*_pytest/)`)
+var stackFrame = rx.Lazy(`^\s*(at |File "|goroutine \d+|created by |\S+\.go:\d+ \+0x|.*node_modules/|.*node:internal/|\(Use .node --trace|.*jest-circus|.*_pytest/)`)
 
 // UsefulLines cuts CI's failure output to the lines that say what failed, as
 // each runner writes them: Jest's and Vitest's Expected/Received, pytest's
@@ -28,7 +29,7 @@ func UsefulLines(out string) (useful string, cut bool) {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		switch {
-		case t == "" || stackFrame.MatchString(l):
+		case t == "" || stackFrame().MatchString(l):
 			continue
 		case i == 0, usefulLine(t):
 			keep = append(keep, strings.TrimRight(l, " \t"))

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // File is one file init writes, relative to the repository's root.
@@ -42,24 +43,24 @@ type Plan struct {
 // usesRE is how a workflow names the breaker: a repository and a full
 // commit SHA, which no one can move (optionally a path inside it, as the
 // binary variant's /binary).
-var usesRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}(/[A-Za-z0-9._/-]+)?@[0-9a-f]{40}$`)
+var usesRE = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}(/[A-Za-z0-9._/-]+)?@[0-9a-f]{40}$`)
 
 // CheckUses validates the action reference init writes.
 func CheckUses(uses string) error {
-	if !usesRE.MatchString(uses) {
+	if !usesRE().MatchString(uses) {
 		return fmt.Errorf("--action %q: want OWNER/REPO@<40-hex commit SHA> of your published copy of the breaker (a tag can be moved; a commit cannot)", uses)
 	}
 	return nil
 }
 
-var branchRE = regexp.MustCompile(`^[A-Za-z0-9._/-]{1,200}$`)
+var branchRE = rx.Lazy(`^[A-Za-z0-9._/-]{1,200}$`)
 
 // Build plans the files for the repository in fsys.
 func Build(fsys fs.FS, o Options) (Plan, error) {
 	if err := CheckUses(o.Uses); err != nil {
 		return Plan{}, err
 	}
-	if !branchRE.MatchString(o.DefaultBranch) || strings.Contains(o.DefaultBranch, "..") {
+	if !branchRE().MatchString(o.DefaultBranch) || strings.Contains(o.DefaultBranch, "..") {
 		return Plan{}, fmt.Errorf("--default-branch %q is not a branch name", o.DefaultBranch)
 	}
 	name := o.Runner

@@ -3,10 +3,10 @@ package testresult
 import (
 	"bufio"
 	"bytes"
-	"regexp"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 // Reading a CI job's log: what `breaker replay` falls back to when a past
@@ -52,38 +52,38 @@ const (
 )
 
 var (
-	ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	ansi = rx.Lazy(`\x1b\[[0-9;?]*[A-Za-z]`)
 
-	goResult  = regexp.MustCompile(`^(\s*)--- (FAIL|PASS|SKIP): (\S+) \(`)
-	goPackage = regexp.MustCompile(`^(FAIL|ok)\s+(\S+)\s+(\(cached\)|[0-9.]+s|\[)`)
+	goResult  = rx.Lazy(`^(\s*)--- (FAIL|PASS|SKIP): (\S+) \(`)
+	goPackage = rx.Lazy(`^(FAIL|ok)\s+(\S+)\s+(\(cached\)|[0-9.]+s|\[)`)
 
-	pytestLine    = regexp.MustCompile(`^(\S+\.py)::(\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b`)
-	pytestSummary = regexp.MustCompile(`^(FAILED|ERROR) (\S+\.py)::(\S+?)(?: - .*)?$`)
+	pytestLine    = rx.Lazy(`^(\S+\.py)::(\S+) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b`)
+	pytestSummary = rx.Lazy(`^(FAILED|ERROR) (\S+\.py)::(\S+?)(?: - .*)?$`)
 
-	jestFile   = regexp.MustCompile(`^(PASS|FAIL) (\S+)`)
-	jestTest   = regexp.MustCompile(`^(\s+)(✓|✕|○|√|×) (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$`)
-	jestBullet = regexp.MustCompile(`^\s*● (.+)$`)
+	jestFile   = rx.Lazy(`^(PASS|FAIL) (\S+)`)
+	jestTest   = rx.Lazy(`^(\s+)(✓|✕|○|√|×) (.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$`)
+	jestBullet = rx.Lazy(`^\s*● (.+)$`)
 
-	vitestTest = regexp.MustCompile(`^\s+(✓|×|↓) (.+? > .+?)(?: \d+(?:\.\d+)?m?s)?$`)
-	vitestFail = regexp.MustCompile(`^\s*FAIL\s+(\S+) > (.+)$`)
-	vitestFile = regexp.MustCompile(`^\s*(?:❯|✓|×) (\S+\.(?:[cm]?[jt]sx?)) \(\d+ tests?`)
+	vitestTest = rx.Lazy(`^\s+(✓|×|↓) (.+? > .+?)(?: \d+(?:\.\d+)?m?s)?$`)
+	vitestFail = rx.Lazy(`^\s*FAIL\s+(\S+) > (.+)$`)
+	vitestFile = rx.Lazy(`^\s*(?:❯|✓|×) (\S+\.(?:[cm]?[jt]sx?)) \(\d+ tests?`)
 
-	mochaPass   = regexp.MustCompile(`^(\s+)(✔|✓) (.+?)(?: \(\d+ms\))?$`)
-	mochaFail   = regexp.MustCompile(`^(\s+)(\d+)\) (.+)$`)
-	mochaCount  = regexp.MustCompile(`^\s+\d+ (passing|failing|pending)\b`)
-	mochaHeader = regexp.MustCompile(`^(\s+)(\d+)\) (.+)$`)
+	mochaPass   = rx.Lazy(`^(\s+)(✔|✓) (.+?)(?: \(\d+ms\))?$`)
+	mochaFail   = rx.Lazy(`^(\s+)(\d+)\) (.+)$`)
+	mochaCount  = rx.Lazy(`^\s+\d+ (passing|failing|pending)\b`)
+	mochaHeader = rx.Lazy(`^(\s+)(\d+)\) (.+)$`)
 
-	nodeSuite    = regexp.MustCompile(`^(\s*)▶ (.+)$`)
-	nodeTest     = regexp.MustCompile(`^(\s*)(✔|✖|﹣) (.+?)(?: \(\d+(?:\.\d+)?m?s\))?(?: # .*)?$`)
-	nodeDuration = regexp.MustCompile(`\(\d+\.\d+ms\)$`)
-	tapSub       = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
-	tapResult    = regexp.MustCompile(`^(\s*)(ok|not ok) \d+ - (.+?)(?: # (?i:skip|todo).*)?$`)
+	nodeSuite    = rx.Lazy(`^(\s*)▶ (.+)$`)
+	nodeTest     = rx.Lazy(`^(\s*)(✔|✖|﹣) (.+?)(?: \(\d+(?:\.\d+)?m?s\))?(?: # .*)?$`)
+	nodeDuration = rx.Lazy(`\(\d+\.\d+ms\)$`)
+	tapSub       = rx.Lazy(`^(\s*)# Subtest: (.+)$`)
+	tapResult    = rx.Lazy(`^(\s*)(ok|not ok) \d+ - (.+?)(?: # (?i:skip|todo).*)?$`)
 
-	dotnetLine = regexp.MustCompile(`^\s+(Passed|Failed|Skipped) (\S+) \[`)
+	dotnetLine = rx.Lazy(`^\s+(Passed|Failed|Skipped) (\S+) \[`)
 
-	surefire3 = regexp.MustCompile(`^\[ERROR\] (\S+)\.([^.\s]+) -- Time elapsed: .*<<< (FAILURE|ERROR)!`)
-	surefire2 = regexp.MustCompile(`^(?:\[ERROR\] )?(\w+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!`)
-	gradle    = regexp.MustCompile(`^([\w.$]+) > (.+?) (FAILED|PASSED|SKIPPED)$`)
+	surefire3 = rx.Lazy(`^\[ERROR\] (\S+)\.([^.\s]+) -- Time elapsed: .*<<< (FAILURE|ERROR)!`)
+	surefire2 = rx.Lazy(`^(?:\[ERROR\] )?(\w+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!`)
+	gradle    = rx.Lazy(`^([\w.$]+) > (.+?) (FAILED|PASSED|SKIPPED)$`)
 )
 
 // ReadJobLog reads a job's log (GitHub's plain-text download, timestamps
@@ -102,7 +102,7 @@ func ReadJobLog(data []byte) JobLog {
 		}
 		line := stripStamp(sc.Bytes())
 		if bytes.IndexByte(line, 0x1b) >= 0 {
-			line = ansi.ReplaceAll(line, nil)
+			line = ansi().ReplaceAll(line, nil)
 		}
 		line = bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("##[error]")), []byte("##[warning]"))
 		r.line(string(bytes.TrimRight(line, " \r")))
@@ -214,12 +214,12 @@ func (r *logReader) goLine(line string) bool {
 	if !strings.Contains(line, "--- ") && !strings.HasPrefix(line, "FAIL") && !strings.HasPrefix(line, "ok") {
 		return false // the shapes below need one of these: most lines have none
 	}
-	if m := goResult.FindStringSubmatch(line); m != nil {
+	if m := goResult().FindStringSubmatch(line); m != nil {
 		st := map[string]breaker.TestStatus{"FAIL": breaker.StatusFail, "PASS": breaker.StatusPass, "SKIP": breaker.StatusSkip}[m[2]]
 		r.goPending = append(r.goPending, Test{Name: m[3], Status: st})
 		return true
 	}
-	if m := goPackage.FindStringSubmatch(line); m != nil {
+	if m := goPackage().FindStringSubmatch(line); m != nil {
 		r.flushGo(m[2])
 		return true
 	}
@@ -244,13 +244,13 @@ func (r *logReader) pytestLine(line string) bool {
 	if !strings.Contains(line, ".py::") {
 		return false
 	}
-	if m := pytestLine.FindStringSubmatch(line); m != nil {
+	if m := pytestLine().FindStringSubmatch(line); m != nil {
 		st := map[string]breaker.TestStatus{"PASSED": breaker.StatusPass, "FAILED": breaker.StatusFail, "ERROR": breaker.StatusError,
 			"SKIPPED": breaker.StatusSkip, "XFAIL": breaker.StatusSkip, "XPASS": breaker.StatusPass}[m[3]]
 		r.add("pytest", pytestName(m[1], m[2]), st)
 		return true
 	}
-	if m := pytestSummary.FindStringSubmatch(line); m != nil {
+	if m := pytestSummary().FindStringSubmatch(line); m != nil {
 		st := breaker.StatusFail
 		if m[1] == "ERROR" {
 			st = breaker.StatusError
@@ -274,15 +274,15 @@ func (r *logReader) javaLine(line string) bool {
 	if !strings.Contains(line, "<<< ") && !strings.Contains(line, " > ") {
 		return false
 	}
-	if m := surefire3.FindStringSubmatch(line); m != nil {
+	if m := surefire3().FindStringSubmatch(line); m != nil {
 		r.add("maven surefire", m[1]+"."+m[2], javaStatus(m[3]))
 		return true
 	}
-	if m := surefire2.FindStringSubmatch(line); m != nil {
+	if m := surefire2().FindStringSubmatch(line); m != nil {
 		r.add("maven surefire", m[2]+"."+m[1], javaStatus(m[3]))
 		return true
 	}
-	if m := gradle.FindStringSubmatch(line); m != nil {
+	if m := gradle().FindStringSubmatch(line); m != nil {
 		st := map[string]breaker.TestStatus{"FAILED": breaker.StatusFail, "PASSED": breaker.StatusPass, "SKIPPED": breaker.StatusSkip}[m[3]]
 		r.add("gradle", m[1]+"."+strings.TrimSuffix(m[2], "()"), st)
 		return true
@@ -303,7 +303,7 @@ func (r *logReader) dotnetLine(line string) bool {
 	if !strings.Contains(line, "Passed ") && !strings.Contains(line, "Failed ") && !strings.Contains(line, "Skipped ") {
 		return false
 	}
-	m := dotnetLine.FindStringSubmatch(line)
+	m := dotnetLine().FindStringSubmatch(line)
 	if m == nil {
 		return false
 	}
@@ -319,15 +319,15 @@ func (r *logReader) vitestLine(line string) bool {
 	if !strings.Contains(line, "FAIL") && !strings.ContainsAny(line, "✓×↓❯") {
 		return false
 	}
-	if m := vitestFail.FindStringSubmatch(line); m != nil {
+	if m := vitestFail().FindStringSubmatch(line); m != nil {
 		r.add("vitest", m[1]+"."+m[2], breaker.StatusFail)
 		return true
 	}
-	if m := vitestFile.FindStringSubmatch(line); m != nil {
+	if m := vitestFile().FindStringSubmatch(line); m != nil {
 		r.vitestFile, r.jestFile = m[1], ""
 		return true
 	}
-	if m := vitestTest.FindStringSubmatch(line); m != nil && r.vitestFile != "" {
+	if m := vitestTest().FindStringSubmatch(line); m != nil && r.vitestFile != "" {
 		st := map[string]breaker.TestStatus{"✓": breaker.StatusPass, "×": breaker.StatusFail, "↓": breaker.StatusSkip}[m[1]]
 		r.add("vitest", r.vitestFile+"."+m[2], st)
 		return true
@@ -340,7 +340,7 @@ func (r *logReader) vitestLine(line string) bool {
 // failure headings, named as jest-junit does: the title path joined by
 // spaces.
 func (r *logReader) jestLine(line string) bool {
-	if m := jestFile.FindStringSubmatch(line); m != nil {
+	if m := jestFile().FindStringSubmatch(line); m != nil {
 		r.jestFile, r.vitestFile = m[2], ""
 		r.jestStack = nil
 		return true
@@ -348,13 +348,13 @@ func (r *logReader) jestLine(line string) bool {
 	if r.jestFile == "" {
 		return false
 	}
-	if m := jestBullet.FindStringSubmatch(line); m != nil {
+	if m := jestBullet().FindStringSubmatch(line); m != nil {
 		if parts := strings.Split(m[1], " › "); len(parts) > 0 && !strings.HasPrefix(m[1], "Console") {
 			r.add("jest", strings.Join(parts, " "), breaker.StatusFail)
 		}
 		return true
 	}
-	if m := jestTest.FindStringSubmatch(line); m != nil {
+	if m := jestTest().FindStringSubmatch(line); m != nil {
 		depth := len(m[1])
 		r.jestStack = popTo(r.jestStack, depth)
 		st := map[string]breaker.TestStatus{"✓": breaker.StatusPass, "√": breaker.StatusPass, "✕": breaker.StatusFail, "×": breaker.StatusFail, "○": breaker.StatusSkip}[m[2]]
@@ -381,14 +381,14 @@ func (r *logReader) nodeLine(line string) bool {
 		r.nodeDone = true // the failures again, without their suites
 		return true
 	}
-	if m := nodeSuite.FindStringSubmatch(line); m != nil {
+	if m := nodeSuite().FindStringSubmatch(line); m != nil {
 		r.nodeDone = false
 		r.nodeStack = append(popTo(r.nodeStack, len(m[1])), indented{depth: len(m[1]), name: m[2]})
 		return true
 	}
 	// node:test's lines always carry a fractional duration, mocha's (the
 	// same ✔) never: mocha's spec reporter gives slow tests whole ms.
-	if m := nodeTest.FindStringSubmatch(line); m != nil && !r.nodeDone && (len(r.nodeStack) > 0 || nodeDuration.MatchString(line)) {
+	if m := nodeTest().FindStringSubmatch(line); m != nil && !r.nodeDone && (len(r.nodeStack) > 0 || nodeDuration().MatchString(line)) {
 		depth := len(m[1])
 		if n := len(r.nodeStack); n > 0 && r.nodeStack[n-1].depth == depth && r.nodeStack[n-1].name == m[3] {
 			r.nodeStack = r.nodeStack[:n-1] // "✖ cart (1.9ms)": the suite's own end
@@ -399,7 +399,7 @@ func (r *logReader) nodeLine(line string) bool {
 		r.add("node:test", joinNames(r.nodeStack, m[3], " > "), st)
 		return true
 	}
-	if m := tapSub.FindStringSubmatch(line); m != nil {
+	if m := tapSub().FindStringSubmatch(line); m != nil {
 		depth := len(m[1])
 		r.tapStack = popTo(r.tapStack, depth)
 		if n := len(r.tapStack); n > 0 {
@@ -408,7 +408,7 @@ func (r *logReader) nodeLine(line string) bool {
 		r.tapStack = append(r.tapStack, indented{depth: depth, name: m[2]})
 		return true
 	}
-	if m := tapResult.FindStringSubmatch(line); m != nil && len(r.tapStack) > 0 {
+	if m := tapResult().FindStringSubmatch(line); m != nil && len(r.tapStack) > 0 {
 		depth := len(m[1])
 		n := len(r.tapStack)
 		suite := r.tapStack[n-1].depth == depth && r.tapStack[n-1].children
@@ -434,14 +434,14 @@ func (r *logReader) nodeLine(line string) bool {
 // title path on deeper lines, ending with a colon), named as
 // mocha-junit-reporter does: the title path joined by spaces.
 func (r *logReader) mochaLine(line string) bool {
-	if mochaCount.MatchString(line) {
+	if mochaCount().MatchString(line) {
 		if strings.Contains(line, "failing") {
 			r.mochaFails = true
 		}
 		return true
 	}
 	if r.mochaFails {
-		if m := mochaHeader.FindStringSubmatch(line); m != nil {
+		if m := mochaHeader().FindStringSubmatch(line); m != nil {
 			r.mochaTitle = []string{strings.TrimSuffix(m[3], ":")}
 			if strings.HasSuffix(m[3], ":") {
 				r.add("mocha", strings.Join(r.mochaTitle, " "), breaker.StatusFail)
@@ -464,13 +464,13 @@ func (r *logReader) mochaLine(line string) bool {
 		}
 		return false
 	}
-	if m := mochaPass.FindStringSubmatch(line); m != nil {
+	if m := mochaPass().FindStringSubmatch(line); m != nil {
 		depth := len(m[1])
 		r.mochaStack = popTo(r.mochaStack, depth)
 		r.add("mocha", joinNames(r.mochaStack, m[3], " "), breaker.StatusPass)
 		return true
 	}
-	if m := mochaFail.FindStringSubmatch(line); m != nil {
+	if m := mochaFail().FindStringSubmatch(line); m != nil {
 		r.mochaStack = popTo(r.mochaStack, len(m[1]))
 		return true // named in the failure list, with its whole title
 	}

@@ -1,0 +1,34 @@
+// Package rx compiles a regular expression the first time it is used
+// instead of when the program starts. A counted repetition ({0,99}) makes
+// a large program, and the breaker's package-level expressions took a
+// fifth of `breaker version`'s CPU (GODEBUG=inittrace=1) for commands that
+// never use most of them (issue 35: start-up).
+package rx
+
+import (
+	"regexp"
+	"sync"
+)
+
+var (
+	mu  sync.Mutex
+	all []string
+)
+
+// Lazy returns the expression, compiled on the first call (once, safely
+// for concurrent callers). An expression that does not compile panics on
+// that call, as regexp.MustCompile would at start-up; Exprs lets a test
+// compile every one first.
+func Lazy(expr string) func() *regexp.Regexp {
+	mu.Lock()
+	all = append(all, expr)
+	mu.Unlock()
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// Exprs are the expressions Lazy was given, in the packages linked in.
+func Exprs() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]string(nil), all...)
+}
