@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -365,4 +366,57 @@ func (w seededWindow) budgetAndCache(t *testing.T, full replay.Report) {
 func queryValue(raw, key string) string {
 	v, _ := url.ParseQuery(raw)
 	return v.Get(key)
+}
+
+// A head the clone no longer holds (force-pushed away, and gone from the
+// clone) is not judged, but what its run left still counts for the pushes
+// after it, as it does for the Action: three failing pushes trip at the
+// third, the second of them gone.
+func TestReplay_AHeadGoneFromTheCloneStillCounts(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "agent/gone")
+	failing := map[string]string{"TestLogin": "fail", "TestSignup": "pass"}
+	var states []string
+	var heads []string
+	runID := int64(80_000)
+	for k := range 3 {
+		if k == 2 {
+			r.git("reset", "-q", "--hard", "HEAD~1") // the agent force-pushes over its second push
+			r.srv.AddForcePush(9, heads[1])          // its timeline says so
+		}
+		r.commit(fmt.Sprintf("Try %d", k+1))
+		r.results(failing)
+		pr := r.open(9, "agent/gone")
+		action := map[bool]string{true: "opened", false: "synchronize"}[k == 0]
+		out := r.pullRequest(action, pr)
+		states = append(states, string(out.Decision.State))
+		heads = append(heads, pr.HeadSHA)
+		at := rigEpoch.Add(time.Duration(r.runs) * time.Minute)
+		runID++
+		r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: runID, Branch: "agent/gone", SHA: pr.HeadSHA, Event: "pull_request", Status: "completed",
+			Conclusion: "failure", Workflow: "ci.yml", CreatedAt: at, StartedAt: at, UpdatedAt: at.Add(4 * time.Minute)})
+		r.artifact(runID, junitOf(failing))
+	}
+	r.srv.SetPullRequestTimes(9, ghfake.PullRequestTimes{Title: "Fix login", Created: rigEpoch, Updated: rigEpoch.Add(time.Hour)})
+	r.git("reflog", "expire", "--expire=now", "--all")
+	r.git("gc", "-q", "--prune=now")
+	if _, err := exec.Command("git", "-C", r.dir, "cat-file", "-e", heads[1]).CombinedOutput(); err == nil {
+		t.Fatalf("the second head is still in the clone")
+	}
+	if states[2] != "OPEN" {
+		t.Fatalf("the Action: %v, want OPEN at the third push", states)
+	}
+	w := seededWindow{r: r, since: rigEpoch.Add(-time.Hour)}
+	rep := w.replay(t, replay.Options{})
+	if len(rep.PullRequests) != 1 || len(rep.PullRequests[0].Pushes) != 3 {
+		t.Fatalf("replayed %+v", rep.PullRequests)
+	}
+	p := rep.PullRequests[0].Pushes
+	if p[0].State != states[0] || p[2].State != states[2] {
+		t.Errorf("replay: %s, %s, %s; the Action: %v", p[0].State, p[1].State, p[2].State, states)
+	}
+	if p[1].State != "" || !strings.Contains(p[1].Note, "not in the clone") || len(p[1].Failing) != 1 || rep.PullRequests[0].Incomplete {
+		t.Errorf("the gone head: %+v", p[1])
+	}
 }

@@ -82,8 +82,9 @@ It needs a read token (GITHUB_TOKEN, else GH_TOKEN: pull requests and
 actions, read) and a clone of the repository holding the pull requests'
 heads (run it in the clone, or give --git-dir):
   git fetch origin '+refs/pull/*/head:refs/remotes/origin/pull/*'
-A head the clone does not have is reported, not judged. GITHUB_API_URL is
-honoured (GitHub Enterprise Server).
+A head the clone does not have gets no verdict, but its run's failures
+still count for the pushes after it. GITHUB_API_URL is honoured (GitHub
+Enterprise Server).
 
 Flags:
   --repo OWNER/NAME    the repository (required)

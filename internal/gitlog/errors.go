@@ -11,6 +11,10 @@ import (
 // is not in the repository: a shallow clone, or objects missing.
 var ErrShallow = errors.New("the repository is a shallow clone and the history the breaker needs is missing")
 
+// ErrMissingObject reports a commit the clone does not hold (a head
+// force-pushed away and never fetched, or a SHA from elsewhere).
+var ErrMissingObject = errors.New("the clone does not hold this commit")
+
 // shallowFix is the advice every ErrShallow carries.
 const shallowFix = "fetch the full history: set `fetch-depth: 0` on actions/checkout, or run `git fetch --unshallow`"
 

@@ -90,6 +90,9 @@ func refCandidates(rev string) []plumbing.ReferenceName {
 func (r *Repo) peel(h plumbing.Hash) (plumbing.Hash, error) {
 	for range 10 {
 		obj, err := r.store.EncodedObject(plumbing.AnyObject, h)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return plumbing.ZeroHash, fmt.Errorf("object %s: %w", h, ErrMissingObject)
+		}
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("object %s: %w", h, err)
 		}

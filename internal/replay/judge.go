@@ -2,12 +2,15 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
+	"github.com/greenlight-ci/breaker/internal/gitlog"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/testresult"
 )
@@ -53,6 +56,21 @@ func judge(ctx context.Context, o Options, reads []pullRead, bases map[string]ba
 			Run:      evaluate.Run{ObservedAt: h.At, RunID: h.RunID, Event: h.Event, PR: pr, Branch: p.PR.HeadRef},
 			Observed: &obs, Partial: partial, BaseFailing: setOf(base.Failing), BaseObserved: base.Observed}
 		snap, err := evaluate.Load(ctx, opts)
+		if errors.Is(err, gitlog.ErrMissingObject) {
+			// A head the clone lacks (force-pushed away, never fetched):
+			// its evidence still joins the ledger, as a force-pushed-away
+			// head's does for the Action, so its failures count for the
+			// pushes after it. Dropping it would let them pass.
+			e, err := evidenceEntry(h, p.PR, pr, lastOf(entries, p.PR.Number), obs)
+			if err != nil {
+				return err
+			}
+			entries = append(entries, e)
+			push.Failing = failingOf(h)
+			push.Note = "not in the clone: no verdict of its own; its evidence joins the ledger, as a force-pushed-away head's does"
+			out.Pushes = append(out.Pushes, push)
+			continue
+		}
 		if err != nil {
 			push.Note = "not judged: " + err.Error()
 			out.Incomplete = true
@@ -126,3 +144,48 @@ func setOf(names []string) map[string]bool {
 }
 
 func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
+
+// lastOf is the newest entry of pull request pr, nil when none.
+func lastOf(entries []ledger.Entry, pr int) *ledger.Entry {
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].PR == pr {
+			return &entries[i]
+		}
+	}
+	return nil
+}
+
+// evidenceEntry is the ledger entry of a head the clone lacks: what its
+// run left (its failing tests, the statuses it names of the tests that
+// failed before, or its conclusion alone), the slice and the verdict of
+// the entry before it (a verdict is a floor: never lower than before).
+func evidenceEntry(h headRead, p forge.PastPullRequest, pr int, last *ledger.Entry, obs testresult.Report) (ledger.Entry, error) {
+	e := ledger.Entry{Schema: ledger.Schema, Head: h.SHA, ObservedAt: h.At.UTC(), RunID: h.RunID, Event: h.Event, PR: pr,
+		Branch: p.HeadRef, Tests: []ledger.Test{}, Known: &ledger.Known{}, Verdict: ledger.Verdict{State: breaker.StateClosed}}
+	if last != nil {
+		e.Slice, e.Verdict = last.Slice, last.Verdict
+	}
+	if obs.Infra != "" {
+		infra := obs.Infra
+		e.Infra, e.InfraKind = &infra, obs.InfraKind
+	}
+	earlier := map[string]bool{}
+	if last != nil {
+		for _, t := range last.Tests {
+			earlier[t.FullName()] = true
+		}
+	}
+	c := testresult.CountTests(obs.Tests)
+	e.Counts = ledger.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}
+	for _, t := range obs.Tests {
+		if t.Status.Failed() || earlier[t.FullName()] {
+			lt := ledger.Test{Name: t.FullName(), Status: t.Status}
+			if t.Status.Failed() {
+				lt.Fingerprint = ledger.Fingerprint(t.Message, "")
+			}
+			e.Tests = append(e.Tests, lt)
+		}
+	}
+	block, _ := ledger.Encode(e, nil)
+	return ledger.Decode(block)
+}
