@@ -352,8 +352,10 @@ func (w seededWindow) budgetAndCache(t *testing.T, full replay.Report) {
 	srv.ResetCalls()
 	third := w.replay(t, replay.Options{CacheDir: dir})
 	for _, c := range apiCalls(srv) {
-		if !strings.HasSuffix(c.Path, "/pulls") {
-			t.Errorf("a run with every pull request in the cache asked %s", c)
+		// The listing: the pull requests, and the runs the agents' pushes
+		// made (which branches they pushed to); nothing about one of them.
+		if !strings.HasSuffix(c.Path, "/pulls") && !(strings.HasSuffix(c.Path, "/runs") && queryValue(c.Query, "actor") != "") {
+			t.Errorf("a run with every pull request in the cache asked %s?%s", c, c.Query)
 		}
 	}
 	for i, pr := range third.PullRequests {
@@ -418,5 +420,31 @@ func TestReplay_AHeadGoneFromTheCloneStillCounts(t *testing.T) {
 	}
 	if p[1].State != "" || !strings.Contains(p[1].Note, "not in the clone") || len(p[1].Failing) != 1 || rep.PullRequests[0].Incomplete {
 		t.Errorf("the gone head: %+v", p[1])
+	}
+}
+
+// An agent's pull request is one it opened, or one it pushed to: a person
+// opens the pull request, the agent pushes the fixes (GitHub's actor of
+// the runs its pushes made). A person's own pull request is left out.
+func TestReplay_APullRequestAnAgentPushedToIsTheAgents(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	for i, who := range []struct{ author, pusher string }{{"alice", "agent-bot"}, {"bob", "bob"}} {
+		number, branch := 20+i, fmt.Sprintf("feature-%d", i)
+		r.git("checkout", "-q", "-b", branch, "main")
+		r.commit("Work")
+		pr := r.open(number, branch)
+		pr.Author = who.author
+		r.srv.AddPullRequest(pr)
+		at := rigEpoch.Add(time.Duration(i) * time.Hour)
+		r.srv.SetPullRequestTimes(number, ghfake.PullRequestTimes{Title: "Feature", Created: at, Updated: at})
+		r.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: int64(60_000 + i), Branch: branch, SHA: pr.HeadSHA, Event: "pull_request", Status: "completed",
+			Conclusion: "success", Workflow: "ci.yml", Actor: who.pusher, CreatedAt: at, StartedAt: at, UpdatedAt: at.Add(time.Minute)})
+		r.git("checkout", "-q", "main")
+	}
+	w := seededWindow{r: r, since: rigEpoch.Add(-time.Hour)}
+	rep := w.replay(t, replay.Options{})
+	if len(rep.PullRequests) != 1 || rep.PullRequests[0].Number != 20 || rep.Listed != 2 {
+		t.Errorf("replayed %d of %d: %+v; want #20 only, alice's pull request agent-bot pushed to", len(rep.PullRequests), rep.Listed, rep.PullRequests)
 	}
 }

@@ -91,7 +91,8 @@ Flags:
   --since DURATION     the window: pull requests created in the last
                        DURATION (30d, 2w, 72h) or since a date
                        (2026-10-01) (default 30d)
-  --agents LOGINS      the agents' logins, comma-separated (default: the
+  --agents LOGINS      the agents' logins, comma-separated: the pull
+                       requests they opened or pushed to (default: the
                        known coding agents' logins and branch prefixes:
                        Copilot, claude[bot], chatgpt-codex-connector[bot],
                        openhands-agent, devin-ai-integration[bot],

@@ -60,6 +60,9 @@ type RunFilter struct {
 	Branch   string
 	HeadSHA  string
 	Event    string
+	// Actor is the login whose push made the runs (GitHub's actor: "the
+	// user who created the push associated with the workflow run").
+	Actor string
 }
 
 // History reads a repository's past: its pull requests, their workflow

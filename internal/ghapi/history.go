@@ -39,7 +39,7 @@ func (c *Client) PullRequestsPage(ctx context.Context, page int) ([]forge.PastPu
 // WorkflowRunsPage lists one page of the runs f selects, newest first (GET
 // actions/workflows/{file}/runs, or actions/runs without a workflow).
 func (c *Client) WorkflowRunsPage(ctx context.Context, f forge.RunFilter, page int) ([]forge.WorkflowRun, bool, error) {
-	opts := &github.ListWorkflowRunsOptions{Branch: f.Branch, HeadSHA: f.HeadSHA, Event: f.Event, ListOptions: github.ListOptions{PerPage: 100, Page: page}}
+	opts := &github.ListWorkflowRunsOptions{Branch: f.Branch, HeadSHA: f.HeadSHA, Event: f.Event, Actor: f.Actor, ListOptions: github.ListOptions{PerPage: 100, Page: page}}
 	var runs *github.WorkflowRuns
 	resp, err := c.call("list the workflow runs", func() (r *github.Response, err error) {
 		switch id, perr := strconv.ParseInt(f.Workflow, 10, 64); {

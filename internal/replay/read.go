@@ -82,32 +82,77 @@ type reader struct {
 }
 
 // pulls lists the agents' pull requests created in the window, newest
-// first, and how many pull requests the listing held in all.
+// first — opened by an agent, from an agent's branch, or pushed to by an
+// agent — and how many pull requests the listing held in all.
 func (r *reader) pulls(ctx context.Context) (agents []forge.PastPullRequest, listed int, err error) {
+	var all []forge.PastPullRequest
 	for page := 1; ; page++ {
 		prs, more, err := r.src.PullRequestsPage(ctx, page)
 		if errors.Is(err, ErrBudget) {
-			return agents, listed, err
+			return r.agentsOf(all, nil), listed, err
 		}
 		if err != nil {
 			return nil, listed, err
 		}
+		done := !more
 		for _, pr := range prs {
 			if pr.CreatedAt.Before(r.opts.Since) {
-				return agents, listed, nil
+				done = true
+				break
 			}
 			if !r.opts.Until.IsZero() && pr.CreatedAt.After(r.opts.Until) {
 				continue
 			}
 			listed++
-			if r.opts.isAgent(pr) {
-				agents = append(agents, pr)
-			}
+			all = append(all, pr)
 		}
-		if !more {
-			return agents, listed, nil
+		if done {
+			break
 		}
 	}
+	pushed, err := r.pushedByAgents(ctx)
+	return r.agentsOf(all, pushed), listed, err
+}
+
+// agentsOf keeps the agents' pull requests: opened by one, from one's
+// branch, or on a branch one pushed to.
+func (r *reader) agentsOf(prs []forge.PastPullRequest, pushed map[string]bool) []forge.PastPullRequest {
+	var out []forge.PastPullRequest
+	for _, pr := range prs {
+		if r.opts.isAgent(pr) || pushed[pr.HeadRef] {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// pushedByAgents are the branches the agents pushed to in the window: the
+// runs each agent's pushes made (GitHub's actor filter), newest first,
+// down to the window's start. A pull request a person opened and an agent
+// pushed to is the agent's too.
+func (r *reader) pushedByAgents(ctx context.Context) (map[string]bool, error) {
+	logins := r.opts.Agents
+	if len(logins) == 0 {
+		logins = KnownAgents
+	}
+	branches := map[string]bool{}
+	for _, login := range logins {
+		for page := 1; page <= maxRunPages; page++ {
+			runs, more, err := r.src.WorkflowRunsPage(ctx, forge.RunFilter{Workflow: r.opts.Workflow, Actor: login}, page)
+			if err != nil {
+				return branches, err
+			}
+			for _, run := range runs {
+				if !run.CreatedAt.Before(r.opts.Since) && run.HeadBranch != "" {
+					branches[run.HeadBranch] = true
+				}
+			}
+			if !more || (len(runs) > 0 && runs[len(runs)-1].CreatedAt.Before(r.opts.Since)) {
+				break
+			}
+		}
+	}
+	return branches, nil
 }
 
 // runs reads the runs of pr's branch, in the window of its life, and

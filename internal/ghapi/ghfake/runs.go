@@ -36,6 +36,8 @@ type WorkflowRun struct {
 	PullRequests []forge.RunPullRequest
 	// Jobs are the run's jobs, each with its log.
 	Jobs []Job
+	// Actor is the login whose push made the run ("" = none said).
+	Actor string
 }
 
 // Job is a job of a workflow run and its plain-text log, as the logs
@@ -74,6 +76,7 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	for _, run := range s.runs {
 		if (q.Get("branch") == "" || run.Branch == q.Get("branch")) && (q.Get("status") == "" || run.Status == q.Get("status") || run.Conclusion == q.Get("status")) &&
 			(q.Get("event") == "" || run.Event == q.Get("event")) && (q.Get("head_sha") == "" || strings.EqualFold(run.SHA, q.Get("head_sha"))) &&
+			(q.Get("actor") == "" || strings.EqualFold(run.Actor, q.Get("actor"))) &&
 			(workflow == "" || run.Workflow == workflow || strconv.FormatInt(workflowID(run.Workflow), 10) == workflow) {
 			runs = append(runs, run)
 		}
@@ -156,6 +159,9 @@ func (s *Server) runJSON(run WorkflowRun) map[string]any {
 		m["conclusion"] = run.Conclusion
 	}
 	m["run_attempt"] = max(run.Attempt, 1)
+	if run.Actor != "" {
+		m["actor"], m["triggering_actor"] = userJSON(run.Actor), userJSON(run.Actor)
+	}
 	m["created_at"], m["updated_at"] = orEpoch(run.CreatedAt), orEpoch(run.UpdatedAt)
 	m["run_started_at"] = orEpoch(run.StartedAt)
 	prs := []any{}
