@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/replay"
 )
 
 func TestReplay_UsageErrorsNameTheFlagAndTheFix(t *testing.T) {
@@ -54,7 +55,9 @@ func TestReplay_ParseSince(t *testing.T) {
 }
 
 // A window without agent pull requests: the JSON report says so, in its
-// schema, and the progress lines go to stderr as plain lines.
+// schema, and the progress lines go to stderr as plain lines. It cost the
+// listing: a page of pull requests and, for each known agent, the runs its
+// pushes made.
 func TestReplay_EmptyWindowJSON(t *testing.T) {
 	t.Parallel()
 	srv := ghfake.New(t, ghfake.WithToken("t0ken-for-the-test"))
@@ -68,7 +71,7 @@ func TestReplay_EmptyWindowJSON(t *testing.T) {
 		PullRequests []any  `json:"pull_requests"`
 		Requests     int    `json:"requests"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Schema != "greenlight-replay/v1" || len(rep.PullRequests) != 0 || rep.Requests != 1 {
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Schema != "greenlight-replay/v1" || len(rep.PullRequests) != 0 || rep.Requests != 1+len(replay.KnownAgents) {
 		t.Errorf("report %+v (%v):\n%s", rep, err, stdout)
 	}
 	if !strings.Contains(stderr, "breaker replay: list: 0 agent pull requests of 0 created since") {
