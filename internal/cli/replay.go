@@ -300,25 +300,30 @@ func list(s string) []string {
 // progressTo reports a replay's progress on stderr: a bar redrawn in place
 // on a terminal, a plain line a step otherwise (CI logs keep every line).
 func progressTo(env *Env, cmd string) func(replay.Progress) {
-	f, ok := env.Stderr.(*os.File)
 	tty := false
-	if ok && env.Getenv("CI") == "" {
+	if f, ok := env.Stderr.(*os.File); ok && env.Getenv("CI") == "" {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			tty = true
 		}
 	}
+	return progressPrinter(env.Stderr, tty, cmd)
+}
+
+// progressPrinter draws progress on w: on a terminal a bar redrawn in
+// place (a line when a phase ends), else each step's line once.
+func progressPrinter(w io.Writer, tty bool, cmd string) func(replay.Progress) {
 	last := ""
 	return func(p replay.Progress) {
 		switch {
 		case tty && p.Total > 0:
 			const width = 30
-			done := min(p.Done*width/p.Total, width)
-			fmt.Fprintf(env.Stderr, "\r%-8s [%s%s] %d/%d ", p.Phase, strings.Repeat("#", done), strings.Repeat(".", width-done), p.Done, p.Total)
-			if p.Done == p.Total {
-				fmt.Fprintln(env.Stderr)
+			done := min(max(p.Done, 0)*width/p.Total, width)
+			fmt.Fprintf(w, "\r%-8s [%s%s] %d/%d ", p.Phase, strings.Repeat("#", done), strings.Repeat(".", width-done), p.Done, p.Total)
+			if p.Done >= p.Total {
+				fmt.Fprintln(w)
 			}
 		case p.Line != "" && p.Line != last:
-			fmt.Fprintf(env.Stderr, "breaker %s: %s: %s\n", cmd, p.Phase, report.SafeLine(p.Line))
+			fmt.Fprintf(w, "breaker %s: %s: %s\n", cmd, p.Phase, report.SafeLine(p.Line))
 			last = p.Line
 		}
 	}

@@ -103,3 +103,32 @@ func TestStats_UsageAndEmptyWindow(t *testing.T) {
 		t.Errorf("%+v (%v): empty lists must be [] not null:\n%s", st, err, stdout)
 	}
 }
+
+// On a terminal the progress is a bar redrawn in place, ended by a line
+// when the phase is done; in a log each step is a line, said once, its
+// untrusted text made safe.
+func TestReplay_ProgressBarAndLines(t *testing.T) {
+	t.Parallel()
+	var bar strings.Builder
+	say := progressPrinter(&bar, true, "replay")
+	for i := 0; i <= 4; i++ {
+		say(replay.Progress{Phase: "evidence", Done: i, Total: 4})
+	}
+	want := "\revidence [..............................] 0/4 \revidence [#######.......................] 1/4 " +
+		"\revidence [###############...............] 2/4 \revidence [######################........] 3/4 " +
+		"\revidence [##############################] 4/4 \n"
+	if bar.String() != want {
+		t.Errorf("terminal:\n%q\nwant\n%q", bar.String(), want)
+	}
+	var log strings.Builder
+	say = progressPrinter(&log, false, "stats")
+	say(replay.Progress{Phase: "ledger", Done: 1, Total: 4, Line: "#7: 3 pushes observed"})
+	say(replay.Progress{Phase: "ledger", Done: 1, Total: 4, Line: "#7: 3 pushes observed"})
+	say(replay.Progress{Phase: "ledger", Done: 2, Total: 4})
+	say(replay.Progress{Phase: "ledger", Done: 3, Total: 4, Line: "::error::\x1b[31mred"})
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	if len(lines) != 2 || lines[0] != "breaker stats: ledger: #7: 3 pushes observed" ||
+		!strings.HasPrefix(lines[1], "breaker stats: ledger: ") || strings.ContainsAny(lines[1], "\x1b") {
+		t.Errorf("log:\n%q", log.String())
+	}
+}
