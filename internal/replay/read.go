@@ -19,12 +19,15 @@ import (
 // The bounds of a read: the runs of one pull request, the failed jobs
 // whose logs are read a run, a log's kept end, an artifact's size.
 const (
-	maxRunPages    = 5
-	maxJobLogs     = 4
-	maxLogBytes    = 16 << 20
-	maxArtifact    = 256 << 20
-	maxMessageLen  = 500
-	requestsAtMost = 8 // one failed push: artifacts, their download (2), jobs, four logs
+	maxRunPages       = 5
+	maxJobLogs        = 4
+	maxLogBytes       = 16 << 20
+	maxArtifact       = 256 << 20
+	maxMessageLen     = 500
+	maxArtifactsTried = 2
+	// requestsAtMost bounds one failed push's reads: its artifacts' listing,
+	// two artifacts' downloads (2 each), its jobs, four logs.
+	requestsAtMost = 1 + 2*maxArtifactsTried + 1 + maxJobLogs
 )
 
 // The evidence a push was judged on, best first.
@@ -253,10 +256,12 @@ func (r *reader) evidence(ctx context.Context, h *headRead) error {
 		return err
 	}
 	var why []string
+	tried := 0
 	for _, name := range names {
-		if !matchAny(r.opts.Artifacts, name) {
+		if !matchAny(r.opts.Artifacts, name) || tried == maxArtifactsTried {
 			continue
 		}
+		tried++
 		tests, err := r.artifact(ctx, h.RunID, name)
 		if errors.Is(err, ErrBudget) {
 			return err
