@@ -35,7 +35,7 @@ func Markdown(r Report) string {
 	}
 	fmt.Fprintf(&b, "Pull requests by %s created %s to %s (%d in the window, %d by agents), CI from %s, policy %s. ",
 		who, r.Since.Format("2006-01-02"), r.Until.Format("2006-01-02"), r.Listed, r.Summary.PullRequests, workflow, report.EscapeInline(r.Policy))
-	fmt.Fprintf(&b, "%d API requests (at most %d, said before the reads)", r.Requests, r.Estimate)
+	fmt.Fprintf(&b, "%d API requests (at most %d, said before the evidence was read)", r.Requests, r.Estimate)
 	if r.Budget > 0 {
 		fmt.Fprintf(&b, " of a budget of %d", r.Budget)
 	}

@@ -171,7 +171,9 @@ func (r *reader) readAll(ctx context.Context, prs []forge.PastPullRequest, rep *
 		}
 	}
 	more := failedHeads*requestsAtMost + len(bases)*(1+requestsAtMost)
-	rep.Estimate += more
+	// The most the window can cost: what the listing and the runs took,
+	// and the worst case of every read left.
+	rep.Estimate = r.opts.Requests() + more
 	r.opts.say(Progress{Phase: "evidence", Total: len(reads),
 		Line: fmt.Sprintf("%d failed pushes and %d base commits: at most %d more requests (%d used, budget %s)",
 			failedHeads, len(bases), more, r.opts.Requests(), budgetWords(r.opts.Budget))})

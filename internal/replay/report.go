@@ -33,7 +33,9 @@ type Report struct {
 	Listed int `json:"listed"`
 	Cached int `json:"cached"`
 	// Requests are the API requests made; Estimate what the window could
-	// cost at most, said before its reads; Budget the bound (0 = none); Cut
+	// cost at most, said once the runs are read and before the evidence
+	// (the requests so far and the worst case of the rest); Budget the
+	// bound (0 = none); Cut
 	// says where the budget stopped the window, "" when it did not.
 	Requests     int           `json:"requests"`
 	Estimate     int           `json:"estimate"`
