@@ -180,7 +180,10 @@ func (w seededWindow) replay(t *testing.T, o replay.Options) replay.Report {
 	t.Helper()
 	client := historyClient(t, w.r, &o)
 	o.Repo, o.Since, o.Until = w.r.srv.Owner()+"/"+w.r.srv.Repo(), w.since, rigEpoch.Add(30*24*time.Hour)
-	o.RepoDir, o.Workflow, o.Agents, o.Policy = w.r.dir, "ci.yml", []string{"agent-bot"}, breaker.DefaultPolicy()
+	o.RepoDir, o.Agents, o.Policy = w.r.dir, []string{"agent-bot"}, breaker.DefaultPolicy()
+	if o.Workflow == "" {
+		o.Workflow = "ci.yml"
+	}
 	rep, err := replay.Run(context.Background(), client, o)
 	if err != nil {
 		t.Fatal(err)
@@ -362,6 +365,11 @@ func (w seededWindow) budgetAndCache(t *testing.T, full replay.Report) {
 		if fmt.Sprint(pr.Pushes) != fmt.Sprint(full.PullRequests[i].Pushes) {
 			t.Errorf("#%d from the cache differs from the first read", pr.Number)
 		}
+	}
+	// A cache written for another workflow's runs is not this one's.
+	other := w.replay(t, replay.Options{CacheDir: dir, Workflow: "lint.yml"})
+	if other.Cached != 0 || other.Summary.Pushes != 0 {
+		t.Errorf("another workflow read %d pull requests from ci.yml's cache, %d pushes", other.Cached, other.Summary.Pushes)
 	}
 }
 

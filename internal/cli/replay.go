@@ -256,6 +256,7 @@ func runStats(ctx context.Context, env *Env, args []string) int {
 		}
 		return entries, nil
 	}
+	o.CacheKey = fmt.Sprintf("check-name=%q app-id=%d ledger-key-file=%q", *checkName, *appID, *keyFile)
 	st, err := replay.ReadStats(ctx, client, replay.StatsOptions{Options: o, Ledger: read})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker stats: %s\n", report.SafeLine(err.Error()))

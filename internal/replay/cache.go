@@ -18,9 +18,13 @@ import (
 // was updated since.
 type cache struct {
 	dir string // "" = no cache
+	// key says what the reads depend on besides the pull request (the
+	// workflow, the artifacts and results looked for, the ledger's check
+	// runs): a file written with other flags is read again from GitHub.
+	key string
 }
 
-func newCache(dir, repo string) (*cache, error) {
+func newCache(dir, repo, key string) (*cache, error) {
 	if dir == "" {
 		return &cache{}, nil
 	}
@@ -28,7 +32,7 @@ func newCache(dir, repo string) (*cache, error) {
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		return nil, fmt.Errorf("--cache %s: %w", dir, err)
 	}
-	return &cache{dir: d}, nil
+	return &cache{dir: d, key: key}, nil
 }
 
 func (c *cache) pullFile(n int) string { return filepath.Join(c.dir, "pr-"+strconv.Itoa(n)+".json") }
@@ -42,28 +46,28 @@ func (c *cache) pull(pr forge.PastPullRequest) (pullRead, bool) {
 		return pullRead{}, false
 	}
 	var p pullRead
-	if !c.load(c.pullFile(pr.Number), &p) || p.Schema != cacheSchema || !p.PR.UpdatedAt.Equal(pr.UpdatedAt) {
+	if !c.load(c.pullFile(pr.Number), &p) || p.Schema != cacheSchema || p.Key != c.key || !p.PR.UpdatedAt.Equal(pr.UpdatedAt) {
 		return pullRead{}, false
 	}
 	return p, true
 }
 
 func (c *cache) putPull(p pullRead) error {
-	p.Schema = cacheSchema
+	p.Schema, p.Key = cacheSchema, c.key
 	return c.store(c.pullFile(p.PR.Number), p)
 }
 
 // base returns the cached read of a base commit's run.
 func (c *cache) base(sha string) (baseRead, bool) {
 	var b baseRead
-	if c.dir == "" || !c.load(c.baseFile(sha), &b) || b.Schema != cacheSchema {
+	if c.dir == "" || !c.load(c.baseFile(sha), &b) || b.Schema != cacheSchema || b.Key != c.key {
 		return baseRead{}, false
 	}
 	return b, true
 }
 
 func (c *cache) putBase(b baseRead) error {
-	b.Schema = cacheSchema
+	b.Schema, b.Key = cacheSchema, c.key
 	return c.store(c.baseFile(b.SHA), b)
 }
 

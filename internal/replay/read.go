@@ -46,6 +46,7 @@ var ErrBudget = forge.ErrBudget
 // cache keeps.
 type pullRead struct {
 	Schema string                `json:"schema"`
+	Key    string                `json:"key"`
 	PR     forge.PastPullRequest `json:"pr"`
 	Heads  []headRead            `json:"heads"`
 }

@@ -40,6 +40,9 @@ type Options struct {
 	Budget   int
 	Requests func() int
 	CacheDir string // "" = no cache
+	// CacheKey is what else the reads depend on (stats: the breaker's
+	// check runs and key): a cached read made otherwise is read again.
+	CacheKey string
 	// Progress is told what is read, as it is read; nil = silent.
 	Progress func(Progress)
 }
@@ -71,6 +74,7 @@ func (o Options) say(p Progress) {
 // branch): the tests failing there are the base's, never a push's.
 type baseRead struct {
 	Schema   string   `json:"schema"`
+	Key      string   `json:"key"`
 	SHA      string   `json:"sha"`
 	Observed bool     `json:"observed"`
 	Failing  []string `json:"failing,omitempty"`
@@ -90,7 +94,8 @@ func Run(ctx context.Context, src forge.History, o Options) (Report, error) {
 	if len(o.Results) == 0 {
 		o.Results = DefaultResults
 	}
-	c, err := newCache(o.CacheDir, o.Repo)
+	key := fmt.Sprintf("replay workflow=%q artifacts=%q results=%q", o.Workflow, o.Artifacts, o.Results)
+	c, err := newCache(o.CacheDir, o.Repo, key)
 	if err != nil {
 		return Report{}, err
 	}

@@ -109,6 +109,7 @@ type StatsOptions struct {
 // pullStats is what stats keeps of one pull request (the cache's).
 type pullStats struct {
 	Schema string                `json:"schema"`
+	Key    string                `json:"key"`
 	PR     forge.PastPullRequest `json:"pr"`
 	Pushes []statPush            `json:"pushes"`
 }
@@ -150,7 +151,7 @@ func ReadStats(ctx context.Context, src forge.History, o StatsOptions) (Stats, e
 	if o.Requests == nil {
 		o.Requests = func() int { return 0 }
 	}
-	c, err := newCache(o.CacheDir, o.Repo)
+	c, err := newCache(o.CacheDir, o.Repo, fmt.Sprintf("stats workflow=%q %s", o.Workflow, o.CacheKey))
 	if err != nil {
 		return Stats{}, err
 	}
@@ -168,7 +169,7 @@ func ReadStats(ctx context.Context, src forge.History, o StatsOptions) (Stats, e
 	var todo []forge.PastPullRequest
 	for _, pr := range prs {
 		var p pullStats
-		if c.dir != "" && c.load(c.statsFile(pr.Number), &p) && p.Schema == statsCacheSchema && p.PR.UpdatedAt.Equal(pr.UpdatedAt) {
+		if c.dir != "" && c.load(c.statsFile(pr.Number), &p) && p.Schema == statsCacheSchema && p.Key == c.key && p.PR.UpdatedAt.Equal(pr.UpdatedAt) {
 			read = append(read, p)
 			st.Cached++
 			continue
@@ -191,7 +192,7 @@ func ReadStats(ctx context.Context, src forge.History, o StatsOptions) (Stats, e
 			return Stats{}, err
 		}
 		if c.dir != "" {
-			p.Schema = statsCacheSchema
+			p.Schema, p.Key = statsCacheSchema, c.key
 			if err := c.store(c.statsFile(pr.Number), p); err != nil {
 				st.Notes = append(st.Notes, fmt.Sprintf("the cache could not keep pull request #%d: %v", pr.Number, err))
 			}
