@@ -212,7 +212,12 @@ func (r *reader) readAll(ctx context.Context, prs []forge.PastPullRequest, rep *
 	}
 	// The bases the cached pull requests need, from the cache (or read).
 	for _, p := range out {
-		if err := r.readBases(ctx, p.Heads); err != nil && !errors.Is(err, ErrBudget) {
+		err := r.readBases(ctx, p.Heads)
+		if errors.Is(err, ErrBudget) {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the budget ran out before the base commits of #%d and older were read: a test failing on such a base counts against the push there", p.PR.Number))
+			break
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
