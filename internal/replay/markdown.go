@@ -36,14 +36,7 @@ func Markdown(r Report) string {
 	fmt.Fprintf(&b, "Pull requests by %s created %s to %s (%d in the window, %d by agents), CI from %s, policy %s. ",
 		who, r.Since.Format("2006-01-02"), r.Until.Format("2006-01-02"), r.Listed, r.Summary.PullRequests, workflow, report.EscapeInline(r.Policy))
 	fmt.Fprintf(&b, "%d API requests (at most %d, said before the evidence was read)", r.Requests, r.Estimate)
-	if r.Budget > 0 {
-		fmt.Fprintf(&b, " of a budget of %d", r.Budget)
-	}
-	if r.Cached > 0 {
-		fmt.Fprintf(&b, "; %d pull requests from the cache", r.Cached)
-	}
-	b.WriteString(".\n\n")
-	writeCut(&b, r.Cut)
+	writeCost(&b, r.Budget, r.Cached, r.Cut)
 	s := r.Summary
 	b.WriteString("### What stopping would have saved\n\n")
 	b.WriteString("| agent pull requests | pushes | would have tripped | pushes after the trip | CI minutes after the trip | tripped, then green |\n|---:|---:|---:|---:|---:|---:|\n")
@@ -104,8 +97,17 @@ func Markdown(r Report) string {
 	return b.String()
 }
 
-// writeCut says where the budget cut the window, and how to go on.
-func writeCut(b *strings.Builder, cut string) {
+// writeCost ends the sentence of what a window cost (the budget, the pull
+// requests from the cache) and says where the budget cut it, and how to go
+// on.
+func writeCost(b *strings.Builder, budget, cached int, cut string) {
+	if budget > 0 {
+		fmt.Fprintf(b, " of a budget of %d", budget)
+	}
+	if cached > 0 {
+		fmt.Fprintf(b, "; %d pull requests from the cache", cached)
+	}
+	b.WriteString(".\n\n")
 	if cut != "" {
 		fmt.Fprintf(b, "> [!WARNING]\n> The window is cut: %s. Raise `--budget`, or run again with the same `--cache` to go on.\n\n", report.EscapeInline(cut))
 	}
@@ -211,14 +213,7 @@ func StatsMarkdown(s Stats) string {
 	}
 	fmt.Fprintf(&b, "Pull requests by %s created %s to %s: %d in the window, %d observed by the breaker (its ledger). %d API requests (at least %d, said before the reads)",
 		who, s.Since.Format("2006-01-02"), s.Until.Format("2006-01-02"), s.Listed, s.Observed, s.Requests, s.Estimate)
-	if s.Budget > 0 {
-		fmt.Fprintf(&b, " of a budget of %d", s.Budget)
-	}
-	if s.Cached > 0 {
-		fmt.Fprintf(&b, "; %d pull requests from the cache", s.Cached)
-	}
-	b.WriteString(".\n\n")
-	writeCut(&b, s.Cut)
+	writeCost(&b, s.Budget, s.Cached, s.Cut)
 	b.WriteString("| pull requests observed | pushes | trips | reset | median wait for a reset | reached green | median pushes to green | pushes without progress | their CI minutes |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| %d | %d | %d | %d | %s | %d | %s | %d | %.1f |\n\n", s.Observed, s.Pushes, s.Trips, s.TripToReset.Count,

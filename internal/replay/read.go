@@ -85,49 +85,39 @@ type reader struct {
 	bases map[string]baseRead // by lower-case commit id
 }
 
+// window lists the pull requests created in the window, newest first,
+// a page of 100 a request; with ErrBudget, those listed before it ran out.
+func (r *reader) window(ctx context.Context) ([]forge.PastPullRequest, error) {
+	var all []forge.PastPullRequest
+	for page := 1; ; page++ {
+		prs, more, err := r.src.PullRequestsPage(ctx, page)
+		if err != nil {
+			return all, err
+		}
+		for _, pr := range prs {
+			if pr.CreatedAt.Before(r.opts.Since) {
+				return all, nil
+			}
+			if r.opts.Until.IsZero() || !pr.CreatedAt.After(r.opts.Until) {
+				all = append(all, pr)
+			}
+		}
+		if !more {
+			return all, nil
+		}
+	}
+}
+
 // pulls lists the agents' pull requests created in the window, newest
 // first — opened by an agent, from an agent's branch, or pushed to by an
 // agent — and how many pull requests the listing held in all.
 func (r *reader) pulls(ctx context.Context) (agents []forge.PastPullRequest, listed int, err error) {
-	var all []forge.PastPullRequest
-	for page := 1; ; page++ {
-		prs, more, err := r.src.PullRequestsPage(ctx, page)
-		if errors.Is(err, ErrBudget) {
-			return r.agentsOf(all, nil), listed, err
-		}
-		if err != nil {
-			return nil, listed, err
-		}
-		done := !more
-		for _, pr := range prs {
-			if pr.CreatedAt.Before(r.opts.Since) {
-				done = true
-				break
-			}
-			if !r.opts.Until.IsZero() && pr.CreatedAt.After(r.opts.Until) {
-				continue
-			}
-			listed++
-			all = append(all, pr)
-		}
-		if done {
-			break
-		}
+	all, err := r.window(ctx)
+	if err != nil {
+		return r.agentsOf(all, nil), len(all), err
 	}
 	pushed, err := r.pushedByAgents(ctx)
-	return r.agentsOf(all, pushed), listed, err
-}
-
-// agentsOf keeps the agents' pull requests: opened by one, from one's
-// branch, or on a branch one pushed to.
-func (r *reader) agentsOf(prs []forge.PastPullRequest, pushed map[string]bool) []forge.PastPullRequest {
-	var out []forge.PastPullRequest
-	for _, pr := range prs {
-		if r.opts.isAgent(pr) || pushed[pr.HeadRef] {
-			out = append(out, pr)
-		}
-	}
-	return out
+	return r.agentsOf(all, pushed), len(all), err
 }
 
 // pushedByAgents are the branches the agents pushed to in the window: the
@@ -407,3 +397,15 @@ func clip(s string, n int) string {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// agentsOf keeps the agents' pull requests: opened by one, from one's
+// branch, or on a branch one pushed to.
+func (r *reader) agentsOf(prs []forge.PastPullRequest, pushed map[string]bool) []forge.PastPullRequest {
+	var out []forge.PastPullRequest
+	for _, pr := range prs {
+		if r.opts.isAgent(pr) || pushed[pr.HeadRef] {
+			out = append(out, pr)
+		}
+	}
+	return out
+}

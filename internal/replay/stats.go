@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,11 +159,16 @@ func ReadStats(ctx context.Context, src forge.History, o StatsOptions) (Stats, e
 	}
 	r := &reader{src: src, opts: o.Options, cache: c}
 	st := Stats{Schema: StatsSchema, Repo: o.Repo, Since: o.Since.UTC(), Until: o.Until.UTC(), Agents: o.Agents, Budget: o.Budget}
-	all := o.Agents
-	prs, listed, err := r.pullsBy(ctx, all)
-	st.Listed = listed
+	listing, err := r.window(ctx)
+	st.Listed = len(listing)
+	var prs []forge.PastPullRequest
+	for _, pr := range listing {
+		if len(o.Agents) == 0 || slices.ContainsFunc(o.Agents, func(a string) bool { return forge.SameLogin(a, pr.Author) }) {
+			prs = append(prs, pr)
+		}
+	}
 	if errors.Is(err, ErrBudget) {
-		st.Cut = fmt.Sprintf("the budget of %d requests ran out while listing the pull requests, after %d of them", o.Budget, listed)
+		st.Cut = fmt.Sprintf("the budget of %d requests ran out while listing the pull requests, after %d of them", o.Budget, st.Listed)
 	} else if err != nil {
 		return Stats{}, err
 	}
@@ -206,36 +213,8 @@ func ReadStats(ctx context.Context, src forge.History, o StatsOptions) (Stats, e
 	return st, nil
 }
 
-// pullsBy lists the window's pull requests by the given authors (every
-// author when none is given).
-func (r *reader) pullsBy(ctx context.Context, authors []string) ([]forge.PastPullRequest, int, error) {
-	var out []forge.PastPullRequest
-	listed := 0
-	for page := 1; ; page++ {
-		prs, more, err := r.src.PullRequestsPage(ctx, page)
-		if err != nil {
-			return out, listed, err
-		}
-		for _, pr := range prs {
-			if pr.CreatedAt.Before(r.opts.Since) {
-				return out, listed, nil
-			}
-			if pr.CreatedAt.After(r.opts.Until) {
-				continue
-			}
-			listed++
-			if len(authors) == 0 || slices.ContainsFunc(authors, func(a string) bool { return forge.SameLogin(a, pr.Author) }) {
-				out = append(out, pr)
-			}
-		}
-		if !more {
-			return out, listed, nil
-		}
-	}
-}
-
 func (c *cache) statsFile(n int) string {
-	return c.pullFile(n)[:len(c.pullFile(n))-len(".json")] + ".stats.json"
+	return filepath.Join(c.dir, "pr-"+strconv.Itoa(n)+".stats.json")
 }
 
 // statsOf reads one pull request's ledger and runs: a push a head its

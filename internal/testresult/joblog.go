@@ -68,10 +68,9 @@ var (
 	vitestFail = rx.Lazy(`^\s*FAIL\s+(\S+) > (.+)$`)
 	vitestFile = rx.Lazy(`^\s*(?:❯|✓|×) (\S+\.(?:[cm]?[jt]sx?)) \(\d+ tests?`)
 
-	mochaPass   = rx.Lazy(`^(\s+)(✔|✓) (.+?)(?: \(\d+ms\))?$`)
-	mochaFail   = rx.Lazy(`^(\s+)(\d+)\) (.+)$`)
-	mochaCount  = rx.Lazy(`^\s+\d+ (passing|failing|pending)\b`)
-	mochaHeader = rx.Lazy(`^(\s+)(\d+)\) (.+)$`)
+	mochaPass  = rx.Lazy(`^(\s+)(✔|✓) (.+?)(?: \(\d+ms\))?$`)
+	mochaFail  = rx.Lazy(`^(\s+)(\d+)\) (.+)$`)
+	mochaCount = rx.Lazy(`^\s+\d+ (passing|failing|pending)\b`)
 
 	nodeSuite    = rx.Lazy(`^(\s*)▶ (.+)$`)
 	nodeTest     = rx.Lazy(`^(\s*)(✔|✖|﹣) (.+?)(?: \(\d+(?:\.\d+)?m?s\))?(?: # .*)?$`)
@@ -441,7 +440,7 @@ func (r *logReader) mochaLine(line string) bool {
 		return true
 	}
 	if r.mochaFails {
-		if m := mochaHeader().FindStringSubmatch(line); m != nil {
+		if m := mochaFail().FindStringSubmatch(line); m != nil {
 			r.mochaTitle = []string{strings.TrimSuffix(m[3], ":")}
 			if strings.HasSuffix(m[3], ":") {
 				r.add("mocha", strings.Join(r.mochaTitle, " "), breaker.StatusFail)
