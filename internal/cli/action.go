@@ -11,6 +11,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
+	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 const actionHelp = `Usage: breaker action
@@ -62,6 +63,7 @@ func runAction(ctx context.Context, env *Env, args []string) int {
 		// (bench/actioncost). GOGC, when set, decides.
 		debug.SetGCPercent(actionGCPercent)
 	}
+	rx.Warm()
 	return runActionWith(ctx, env, defaultActionDeps())
 }
 

@@ -26,6 +26,7 @@ func TestLazy_EveryExpressionCompiles(t *testing.T) {
 			t.Errorf("%q: %v", e, err)
 		}
 	}
+	rx.Warm() // compiles each through its own closure: none panics
 }
 
 func TestLazy_CompilesOnceAndMatches(t *testing.T) {
