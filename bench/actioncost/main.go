@@ -53,6 +53,7 @@ type config struct {
 	commits, tests, fail int
 	runs                 int
 	binary               string
+	key                  string // the ledger-key input; "" for none
 }
 
 func run() error {
@@ -64,6 +65,7 @@ func run() error {
 	flag.IntVar(&cfg.fail, "failing", 20, "failing tests at every push")
 	flag.IntVar(&cfg.runs, "runs", 5, "runs of each size (alternating); the median is reported")
 	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: built from this tree)")
+	flag.StringVar(&cfg.key, "key", "", "a ledger key: the entries are signed with it and the run is given it (default: none)")
 	flag.Parse()
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -85,7 +87,11 @@ func run() error {
 			return fmt.Errorf("go build ./cmd/breaker (run from the project root): %w", err)
 		}
 	}
-	fmt.Printf("%d commits, %d tests (%d failing), %d runs a size, alternating\n", cfg.commits, cfg.tests, cfg.fail, cfg.runs)
+	signed := "unsigned ledger"
+	if cfg.key != "" {
+		signed = "ledger signed with -key"
+	}
+	fmt.Printf("%d commits, %d tests (%d failing), %s, %d runs a size, alternating\n", cfg.commits, cfg.tests, cfg.fail, signed, cfg.runs)
 	cases := make([]*benchCase, len(cfg.entries))
 	for i, n := range cfg.entries {
 		c, err := newCase(filepath.Join(tmp, "case-"+strconv.Itoa(n)), cfg, n)
@@ -175,6 +181,7 @@ func (t *tb) Failed() bool                      { return false }
 
 type benchCase struct {
 	entries                  int
+	key                      []byte // signs the entries; nil for none
 	dir, head, eventPath     string
 	t                        *tb
 	srv                      *ghfake.Server
@@ -255,6 +262,9 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 	}
 
 	c := &benchCase{entries: n, dir: dir, t: &tb{}}
+	if cfg.key != "" {
+		c.key = []byte(cfg.key)
+	}
 	c.srv = ghfake.New(c.t)
 	var shas []string
 	for _, line := range strings.Split(log, "\n") {
@@ -319,7 +329,7 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		return err
 	}
 	first := snap.Entry(snap.Decide(breaker.Refs{}))
-	_, firstWritten := ledger.Encode(first, nil)
+	_, firstWritten := ledger.Encode(first, c.key)
 	// A later entry is written with the first in the ledger: what it adds
 	// to the line (Known's new names: none here) is the writer's to say.
 	snap, err = evaluate.Load(context.Background(), evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main",
@@ -348,7 +358,7 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 			}
 		}
 		e.PrevHeads, e.Since, e.Seq = evaluate.NamePrevHeads(written, history, h)
-		block, w := ledger.Encode(e, nil)
+		block, w := ledger.Encode(e, c.key)
 		written = append(written, w)
 		text := "The ledger entry of this head.\n\n" + block
 		c.ledgerBytes += len(text)
@@ -384,6 +394,9 @@ func (c *benchCase) once(binary string) error {
 		"GITHUB_RUN_ID=99999", "GITHUB_SERVER_URL=https://github.com",
 		"GITHUB_API_URL=" + strings.TrimSuffix(c.srv.URL(), "/"), "GITHUB_GRAPHQL_URL=" + c.srv.URL() + "graphql",
 		"INPUT_TOKEN=bench-token", "INPUT_RESULTS=junit.xml"}
+	if c.key != nil {
+		cmd.Env = append(cmd.Env, "INPUT_LEDGER-KEY="+string(c.key))
+	}
 	var stdout strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stdout
 	err = cmd.Run()

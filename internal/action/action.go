@@ -191,7 +191,7 @@ func (r *run) options(s loadSpec) (evaluate.Options, error) {
 		Slice: s.slice, Branch: s.branch,
 		Results: r.in.Results, ResultsDir: r.resultsDir, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
 		Phase: r.in.Phase, Threshold: r.in.Threshold, TestsOutcome: r.in.TestsOutcome,
-		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr, Branch: s.branch},
+		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr, Branch: s.branch, Before: r.before},
 	}
 	if r.state != nil {
 		opts.Ledger = r.state.ledger

@@ -44,7 +44,11 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 	if pr > 0 && r.in.Base == "" {
 		q.Base = base // its observation comes back with the ledger
 	}
-	st, err := r.api.ledger.ReadLedger(ctx, q)
+	var also []string
+	if r.before != "" {
+		also = append(also, r.before)
+	}
+	st, read, followed, err := readLine(ctx, r, q, also)
 	if err != nil {
 		return remoteState{}, err
 	}
@@ -59,14 +63,6 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 			"so the breaker cannot tell its ledger entries (failures, verdicts) from forged ones; resets are still verified against their comments. " +
 			"The hardened deployment (README) keeps a key where the agent's code never runs")
 	}
-	var also []string
-	if r.before != "" {
-		also = append(also, r.before)
-	}
-	read, followed, err := FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, evaluate.Run{PR: pr, Branch: branch, Commits: st.Commits}, also...)
-	if err != nil {
-		return remoteState{}, err
-	}
 	if followed > 0 {
 		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", followed)
 	}
@@ -78,6 +74,99 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 		return remoteState{}, err
 	}
 	return rs, nil
+}
+
+// readLine reads the ledger of q's pull request (or branch) and decodes
+// its line of work. A push to a pull request with a ledger key first reads
+// only the newest 100 commits and force pushes (one query however long the
+// pull request: issue 29), and keeps that read when it is the whole line:
+// the push's before is among those commits with an entry that verifies
+// (its run read the line, and its names reach every entry of it), every
+// head the names reach was read, no entry records a reset (its check needs
+// every commit's author) and none failed to decode. Otherwise it reads
+// everything, as every run without a key does: without one an agent that
+// shares the breaker's identity could write the entry the read would stop
+// at.
+func readLine(ctx context.Context, r *run, q LedgerQuery, also []string) (LedgerState, Decoded, int, error) {
+	who := evaluate.Run{PR: q.PR, Branch: q.Branch}
+	var spent RateLimit // a read of the newest commits that was not the whole line
+	if q.PR > 0 && r.in.LedgerKey != "" && r.before != "" {
+		nq := q
+		nq.Newest = true
+		st, err := r.api.ledger.ReadLedger(ctx, nq)
+		if err != nil {
+			return LedgerState{}, Decoded{}, 0, err
+		}
+		who.Commits = st.Commits
+		if !st.Older {
+			read, followed, err := FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, who, also...)
+			return st, read, followed, err
+		}
+		read, _, err := FollowPrevHeads(ctx, newestOnly{r.api.ledger}, st.Runs, q, who, also...)
+		why := ""
+		switch {
+		case errors.Is(err, errBeyondNewest):
+			why = "its entries name heads older than the newest 100 commits"
+		case err != nil:
+			return LedgerState{}, Decoded{}, 0, err
+		default:
+			why = wholeLine(read, st.Commits, r.before, []byte(r.in.LedgerKey))
+		}
+		if why == "" {
+			r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the line of work's entries are all there")
+			return st, read, 0, nil
+		}
+		r.ax.Logf("breaker: read every page of the ledger: %s", why)
+		spent = st.RateLimit
+	}
+	st, err := r.api.ledger.ReadLedger(ctx, q)
+	if err != nil {
+		return LedgerState{}, Decoded{}, 0, err
+	}
+	st.RateLimit.Queries += spent.Queries
+	st.RateLimit.Cost += spent.Cost
+	who.Commits = st.Commits
+	read, followed, err := FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, who, also...)
+	return st, read, followed, err
+}
+
+// wholeLine says why a read of the newest commits may not be the whole
+// line of work ("" when it is): see readLine.
+func wholeLine(read Decoded, commits []string, before string, key []byte) string {
+	if !slices.ContainsFunc(commits, func(c string) bool { return breaker.SameSHA(c, before) }) {
+		return "the push's before, " + breaker.ShortSHA(before) + ", is not among the newest 100 commits"
+	}
+	if len(read.Tampered) > 0 {
+		return "a check run of the breaker holds no entry that reads"
+	}
+	verified := false
+	for _, e := range read.Entries {
+		if e.Reset != nil {
+			return "an entry records a reset"
+		}
+		verified = verified || (breaker.SameSHA(e.Head, before) && ledger.Verify(e, key))
+	}
+	if !verified {
+		return "no entry at the push's before, " + breaker.ShortSHA(before) + ", verifies"
+	}
+	return ""
+}
+
+// errBeyondNewest: the names of the entries read reach a head the read of
+// the newest commits did not hold.
+var errBeyondNewest = errors.New("a head beyond the newest commits")
+
+// newestOnly is a LedgerStore that reads nothing more: FollowPrevHeads
+// over a read of the newest commits stops at the first head it would
+// fetch.
+type newestOnly struct{ LedgerStore }
+
+func (newestOnly) ReadHeads(context.Context, LedgerQuery, []string) ([]CheckRunText, error) {
+	return nil, errBeyondNewest
+}
+
+func (newestOnly) ReadAncestry(context.Context, LedgerQuery, string, string) ([]CheckRunText, error) {
+	return nil, errBeyondNewest
 }
 
 // verifyResets keeps a reset record of the ledger only when the comment
@@ -359,8 +448,8 @@ func noteRateLimit(r *run, rl RateLimit) {
 	if rl.Queries == 0 || rl.Limit == 0 {
 		return
 	}
-	r.ax.Logf("breaker: the ledger read cost %d GraphQL points in %d queries; %d of %d left this hour (resets %s)",
-		rl.Cost, rl.Queries, rl.Remaining, rl.Limit, rl.ResetAt.UTC().Format("15:04 MST"))
+	r.ax.Logf("breaker: the ledger read cost %d GraphQL points in %d %s; %d of %d left this hour (resets %s)",
+		rl.Cost, rl.Queries, report.Plural(rl.Queries, "query", "queries"), rl.Remaining, rl.Limit, rl.ResetAt.UTC().Format("15:04 MST"))
 	if per := max(rl.Cost, 1); rl.Remaining < lowGraphQLRuns*per {
 		r.note("GraphQL points are running out: %d of %d left this hour, about %d more runs' worth; they reset at %s. "+
 			"Runs after that wait for the reset or fail: fewer workflows reading the ledger, or a GitHub App token (its own, larger budget), avoid it",

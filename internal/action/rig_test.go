@@ -395,3 +395,27 @@ func (r *rig) artifact(runID int64, junit string) {
 		r.srv.AddArtifact(runID, "test-results", buf.Bytes())
 	}
 }
+
+// commitMany adds n empty commits to branch (checked out) in one git
+// fast-import: a long pull request without n git processes each.
+func (r *rig) commitMany(branch string, n int) string {
+	r.t.Helper()
+	head := r.git("rev-parse", branch)
+	var b strings.Builder
+	for i := range n {
+		r.tick++
+		msg := fmt.Sprintf("Step %d of the refactor\n", i+1)
+		fmt.Fprintf(&b, "commit refs/heads/%s\ncommitter Agent <agent@example.com> %d +0000\ndata %d\n%s", branch, rigEpoch.Unix()+int64(r.tick), len(msg), msg)
+		if i == 0 {
+			fmt.Fprintf(&b, "from %s\n", head)
+		}
+		b.WriteString("\n")
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet", "--force")
+	cmd.Dir, cmd.Stdin = r.dir, strings.NewReader(b.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.t.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+	r.git("reset", "-q", "--hard", branch)
+	return r.git("rev-parse", branch)
+}

@@ -94,7 +94,7 @@ func resetPoint(in Input, reset *Push, prior []Push, slice string) (cut int, sha
 	if i, ok := idx[strings.ToLower(reset.Head)]; ok {
 		return i, in.Commits[i].SHA, ""
 	}
-	if len(in.Commits) > 0 && sameSHA(in.Commits[0].Parent, reset.Head) {
+	if len(in.Commits) > 0 && SameSHA(in.Commits[0].Parent, reset.Head) {
 		return -1, reset.Head, ""
 	}
 	cut = -1
@@ -126,7 +126,7 @@ func splitAtReset(atts []tracked, cut int) (prior, current []tracked) {
 	return prior, current
 }
 
-// sameSHA compares two object names, ignoring case; empty never matches.
-func sameSHA(a, b string) bool {
+// SameSHA compares two object names, ignoring case; empty never matches.
+func SameSHA(a, b string) bool {
 	return a != "" && strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 }

@@ -37,7 +37,7 @@ func (e *evaluator) sliceNotes(d Decision, all, current int) {
 // onBranch reports whether sha is one of the input commits.
 func (e *evaluator) onBranch(sha string) bool {
 	for _, c := range e.in.Commits {
-		if sameSHA(c.SHA, sha) {
+		if SameSHA(c.SHA, sha) {
 			return true
 		}
 	}

@@ -24,7 +24,7 @@ func (e *evaluator) resolveOutcomes(atts []tracked) {
 func (e *evaluator) resolve(a *tracked, later bool) {
 	obs := e.in.Observation
 	a.Error = a.AgentError
-	if sameSHA(a.SHA, obs.Head) {
+	if SameSHA(a.SHA, obs.Head) {
 		if e.fromCI(a) {
 			return
 		}

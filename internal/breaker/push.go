@@ -472,7 +472,7 @@ func slicePushes(ps []Push, slice string) (prior, current []Push, reset *Push) {
 	before := append([]Push(nil), out[:at+1]...)
 	var after []Push
 	for _, p := range out[at+1:] {
-		if sameSHA(p.Head, r.Head) {
+		if SameSHA(p.Head, r.Head) {
 			before = append(before, p)
 			continue
 		}
@@ -523,7 +523,7 @@ func (e *evaluator) foldPushes(all, current []tracked) pushTally {
 // pushAt returns CI's observation of commit sha, if a push had it as head.
 func (e *evaluator) pushAt(sha string) (Push, bool) {
 	for i := len(e.pushes) - 1; i >= 0; i-- {
-		if sameSHA(e.pushes[i].Head, sha) {
+		if SameSHA(e.pushes[i].Head, sha) {
 			return e.pushes[i], true
 		}
 	}
@@ -534,7 +534,7 @@ func (e *evaluator) pushAt(sha string) (Push, bool) {
 // failed at a push observed before the push of head.
 func (e *evaluator) failedBefore(head, test string) bool {
 	for _, p := range e.pushes {
-		if sameSHA(p.Head, head) {
+		if SameSHA(p.Head, head) {
 			return false
 		}
 		if pt, ok := p.Declared[test]; ok && pt.Status.Failed() {

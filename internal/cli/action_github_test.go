@@ -238,7 +238,7 @@ func TestGitHub_GraphQLCostAndLowPoints(t *testing.T) {
 	if len(costs) == 0 || total > 5 {
 		t.Errorf("one push run cost %v GraphQL points (%d), want at most 5", costs, total)
 	}
-	if !strings.Contains(res.stdout, "GraphQL points in 1 queries") || !strings.Contains(res.stdout, "left this hour") {
+	if !strings.Contains(res.stdout, "GraphQL points in 1 query;") || !strings.Contains(res.stdout, "left this hour") {
 		t.Errorf("the log does not give the cost and the points left:\n%s", res.stdout)
 	}
 	if strings.Contains(res.summary, "running out") {

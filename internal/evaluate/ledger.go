@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -36,6 +37,10 @@ type Run struct {
 	// lists them, when the caller read them: with the local history's,
 	// the commits an entry of any pull request or branch counts on.
 	Commits []string
+	// Before is the head GitHub says the branch was at before this push
+	// (a push event's before), "" when the event does not say: named in
+	// the entry when no entry of it was read (Snapshot.PrevHeads).
+	Before string
 }
 
 // OwnCommits is Commits as a set of lower-case ids.
@@ -432,11 +437,13 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 // reaches every entry of the line, while each entry names about b heads a
 // level (a few dozen for a line of thousands of pushes) instead of every
 // earlier head (which made the ledger grow as pushes²). Heads in this
-// head's history are named too where the list has them: the reader has
-// them already, and a later force push may take them away. Any entry of
-// the line the list does not reach (an entry from before Seq, a gap) and
-// that this head's history does not hold is named as well: the reader
-// must be able to reach every entry this run read.
+// head's history are named too where the list has them: a later force push
+// may take them away, and a reader of the newest commits only does not
+// read them. Any entry of the line the list does not reach (an entry from
+// before Seq, a gap, one written late) is named as well: the reader must
+// be able to reach every entry this run read. So is the head the branch
+// was at before this push (Run.Before) when this run read no entry there:
+// its run may still write one, and the next reader must look.
 func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
 	var line []ledger.Entry
 	for _, e := range s.ledger.Entries {
@@ -448,7 +455,15 @@ func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
 	for _, c := range s.input.Commits {
 		history[strings.ToLower(c.SHA)] = true
 	}
-	return NamePrevHeads(line, history, s.run.Head)
+	prev, since, seq = NamePrevHeads(line, history, s.run.Head)
+	if b := s.meta.Before; b != "" && !breaker.SameSHA(b, s.run.Head) && !slices.ContainsFunc(s.ledger.Entries, func(e ledger.Entry) bool { return breaker.SameSHA(e.Head, b) }) &&
+		!slices.ContainsFunc(prev, func(h string) bool { return breaker.SameSHA(h, b) }) {
+		prev = append(prev, b) // newest: no entry orders it
+		if len(prev) > ledger.MaxPrevHeads {
+			prev = prev[len(prev)-ledger.MaxPrevHeads:]
+		}
+	}
+	return prev, since, seq
 }
 
 // NamePrevHeads is Snapshot.PrevHeads over the entries of a line of work:
@@ -519,8 +534,11 @@ func NamePrevHeads(line []ledger.Entry, history map[string]bool, head string) (p
 	for _, h := range picked {
 		walk(h)
 	}
+	// Every entry the list does not reach is named outright, in this
+	// head's history or not: a reader that reads only the newest commits
+	// (LedgerQuery.Newest) finds the line through the names alone.
 	for _, h := range order {
-		if k := strings.ToLower(h); !reach[k] && !history[k] {
+		if k := strings.ToLower(h); !reach[k] {
 			name(h)
 			walk(h)
 		}

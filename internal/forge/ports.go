@@ -160,6 +160,11 @@ type LedgerQuery struct {
 	// Base, when set with PR, is the pull request's base commit: its
 	// check runs (the base's observation) are read in the same query.
 	Base string
+	// Newest, with PR, reads only the pull request's newest 100 commits
+	// and force pushes (LedgerState.Older says whether there were more):
+	// the caller decides whether what it read is the whole line of work,
+	// and reads again without Newest when it is not.
+	Newest bool
 }
 
 // LedgerState is what the query found.
@@ -193,6 +198,9 @@ type LedgerState struct {
 	Viewer string
 	// RateLimit is what the reads cost and what is left of the hour.
 	RateLimit RateLimit
+	// Older says a Newest read left older commits or force pushes of the
+	// pull request unread: Commits, Pushers and Runs hold the newest only.
+	Older bool
 }
 
 // RateLimit is the GraphQL points the ledger reads cost and what is left.

@@ -145,35 +145,68 @@ type prCommits struct {
 	}
 }
 
+// forcePush is a HeadRefForcePushedEvent: the head a force push replaced.
+type forcePush struct {
+	Event struct {
+		BeforeCommit *ledgerCommit
+	} `graphql:"... on HeadRefForcePushedEvent"`
+}
+
 type forcePushes struct {
 	PageInfo pageInfo
-	Nodes    []struct {
-		Event struct {
-			BeforeCommit *ledgerCommit
-		} `graphql:"... on HeadRefForcePushedEvent"`
+	Nodes    []forcePush
+}
+
+// backPage is a connection's backward paging: whether older items than
+// those read exist.
+type backPage struct {
+	HasPreviousPage bool
+}
+
+// prComments are the pull request's newest comments.
+type prComments struct {
+	TotalCount int
+	Nodes      []struct {
+		FullDatabaseID bigInt
+		Body           string
+		IsMinimized    bool
+		Author         *actor
 	}
 }
 
-// prLedgerQuery reads a pull request's ledger, the breaker's tags, the
-// newest comments and the token's own login in one request; more commits
-// or force pushes than a page are read by the page queries below.
-type prLedgerQuery struct {
+// prAll is a pull request's ledger from its first commit and force push
+// on, a page of each (the page queries below read the rest).
+type prAll struct {
+	Commits       prCommits   `graphql:"commits(first: 100)"`
+	TimelineItems forcePushes `graphql:"timelineItems(itemTypes: [HEAD_REF_FORCE_PUSHED_EVENT], first: 100)"`
+	Comments      prComments  `graphql:"comments(last: 100)"`
+}
+
+// prNewest is a pull request's newest 100 commits and force pushes, and
+// whether older ones exist (LedgerQuery.Newest).
+type prNewest struct {
+	Commits struct {
+		PageInfo backPage
+		Nodes    []struct {
+			Commit prCommit
+		}
+	} `graphql:"commits(last: 100)"`
+	TimelineItems struct {
+		PageInfo backPage
+		Nodes    []forcePush
+	} `graphql:"timelineItems(itemTypes: [HEAD_REF_FORCE_PUSHED_EVENT], last: 100)"`
+	Comments prComments `graphql:"comments(last: 100)"`
+}
+
+// prLedgerQuery reads a pull request's ledger (P: prAll or prNewest), the
+// breaker's tags, the newest comments and the token's own login in one
+// request; more commits or force pushes than a page are read by the page
+// queries below.
+type prLedgerQuery[P any] struct {
 	Viewer     actor
 	RateLimit  rateLimit
 	Repository struct {
-		PullRequest *struct {
-			Commits       prCommits   `graphql:"commits(first: 100)"`
-			TimelineItems forcePushes `graphql:"timelineItems(itemTypes: [HEAD_REF_FORCE_PUSHED_EVENT], first: 100)"`
-			Comments      struct {
-				TotalCount int
-				Nodes      []struct {
-					FullDatabaseID bigInt
-					Body           string
-					IsMinimized    bool
-					Author         *actor
-				}
-			} `graphql:"comments(last: 100)"`
-		} `graphql:"pullRequest(number: $number)"`
+		PullRequest      *P      `graphql:"pullRequest(number: $number)"`
 		Refs             tagRefs `graphql:"refs(refPrefix: $tagPrefix, first: 100)"`
 		DefaultBranchRef *defaultBranch
 	} `graphql:"repository(owner: $owner, name: $name)"`
@@ -182,8 +215,8 @@ type prLedgerQuery struct {
 // prLedgerBaseQuery is prLedgerQuery with the pull request's base commit
 // and its breaker check runs (the base's observation) in the same
 // request, one less a run.
-type prLedgerBaseQuery struct {
-	prLedgerQuery
+type prLedgerBaseQuery[P any] struct {
+	prLedgerQuery[P]
 	Base struct {
 		Object *struct {
 			Commit struct {
@@ -360,44 +393,32 @@ func (c *Client) ReadLedger(ctx context.Context, q forge.LedgerQuery) (forge.Led
 		}
 	}
 	lr.op = fmt.Sprintf("read the ledger of #%d", q.PR)
-	var res prLedgerQuery
-	if q.Base != "" {
-		var withBase prLedgerBaseQuery
-		all["base"] = githubv4.GitObjectID(q.Base)
-		if err := c.query(ctx, lr.op, &withBase, lr.vars("tagPrefix", "suites", "runs", "number", "base")); err != nil {
+	if q.Newest {
+		res, err := readPR[prNewest](ctx, lr, q)
+		if err != nil {
 			return st, err
 		}
-		res = withBase.prLedgerQuery
-		st.BaseRead = true
-		if o := withBase.Base.Object; o != nil {
-			base := forge.LedgerState{}
-			blr := &ledgerRead{c: c, all: all, st: &base, op: lr.op + ": its base", name: q.CheckName}
-			if err := blr.commit(ctx, githubv4.GitObjectID(q.Base), o.Commit.CheckSuites); err != nil {
+		pr := res.Repository.PullRequest
+		lr.top(res.Viewer, res.Repository.Refs, res.Repository.DefaultBranchRef, pr.Comments)
+		for _, n := range pr.Commits.Nodes {
+			if err := lr.prCommit(ctx, n.Commit); err != nil {
 				return st, err
 			}
-			st.BaseRuns = base.Runs
-			lr.st.RateLimit.Queries += base.RateLimit.Queries
-			lr.st.RateLimit.Cost += base.RateLimit.Cost
 		}
-	} else if err := c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number")); err != nil {
+		for _, n := range pr.TimelineItems.Nodes {
+			if err := lr.forcePush(ctx, n); err != nil {
+				return st, err
+			}
+		}
+		st.Older = pr.Commits.PageInfo.HasPreviousPage || pr.TimelineItems.PageInfo.HasPreviousPage
+		return st, nil
+	}
+	res, err := readPR[prAll](ctx, lr, q)
+	if err != nil {
 		return st, err
 	}
-	lr.spent(res.RateLimit)
 	pr := res.Repository.PullRequest
-	if pr == nil {
-		return st, fmt.Errorf("%s: GitHub found no pull request #%d in %s/%s", lr.op, q.PR, c.owner, c.repo)
-	}
-	st.Viewer = res.Viewer.login()
-	st.Tags = tagsOf(res.Repository.Refs)
-	st.DefaultBranch, st.DefaultSHA = defaultOf(res.Repository.DefaultBranchRef)
-	for _, cm := range pr.Comments.Nodes {
-		if cm.IsMinimized {
-			st.Minimized = append(st.Minimized, int64(cm.FullDatabaseID))
-			continue // never edit a minimized comment
-		}
-		st.Comments = append(st.Comments, forge.Comment{ID: int64(cm.FullDatabaseID), Body: cm.Body, Author: cm.Author.login()})
-	}
-	st.CommentsComplete = pr.Comments.TotalCount <= len(pr.Comments.Nodes)
+	lr.top(res.Viewer, res.Repository.Refs, res.Repository.DefaultBranchRef, pr.Comments)
 	if err := lr.prCommits(ctx, pr.Commits); err != nil {
 		return st, err
 	}
@@ -405,6 +426,56 @@ func (c *Client) ReadLedger(ctx context.Context, q forge.LedgerQuery) (forge.Led
 		return st, err
 	}
 	return st, nil
+}
+
+// readPR sends the first query of a pull request's ledger, with its base's
+// observation when q names the base; P is the part of the pull request it
+// reads (prAll, prNewest).
+func readPR[P any](ctx context.Context, lr *ledgerRead, q forge.LedgerQuery) (prLedgerQuery[P], error) {
+	var res prLedgerQuery[P]
+	if q.Base != "" {
+		var withBase prLedgerBaseQuery[P]
+		lr.all["base"] = githubv4.GitObjectID(q.Base)
+		if err := lr.c.query(ctx, lr.op, &withBase, lr.vars("tagPrefix", "suites", "runs", "number", "base")); err != nil {
+			return res, err
+		}
+		res = withBase.prLedgerQuery
+		lr.st.BaseRead = true
+		if o := withBase.Base.Object; o != nil {
+			base := forge.LedgerState{}
+			blr := &ledgerRead{c: lr.c, all: lr.all, st: &base, op: lr.op + ": its base", name: q.CheckName}
+			if err := blr.commit(ctx, githubv4.GitObjectID(q.Base), o.Commit.CheckSuites); err != nil {
+				return res, err
+			}
+			lr.st.BaseRuns = base.Runs
+			lr.st.RateLimit.Queries += base.RateLimit.Queries
+			lr.st.RateLimit.Cost += base.RateLimit.Cost
+		}
+	} else if err := lr.c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number")); err != nil {
+		return res, err
+	}
+	lr.spent(res.RateLimit)
+	if res.Repository.PullRequest == nil {
+		return res, fmt.Errorf("%s: GitHub found no pull request #%d in %s/%s", lr.op, q.PR, lr.c.owner, lr.c.repo)
+	}
+	return res, nil
+}
+
+// top keeps what the first query says besides the commits: the token's
+// login, the tags, the default branch and the comments.
+func (lr *ledgerRead) top(viewer actor, refs tagRefs, def *defaultBranch, comments prComments) {
+	st := lr.st
+	st.Viewer = viewer.login()
+	st.Tags = tagsOf(refs)
+	st.DefaultBranch, st.DefaultSHA = defaultOf(def)
+	for _, cm := range comments.Nodes {
+		if cm.IsMinimized {
+			st.Minimized = append(st.Minimized, int64(cm.FullDatabaseID))
+			continue // never edit a minimized comment
+		}
+		st.Comments = append(st.Comments, forge.Comment{ID: int64(cm.FullDatabaseID), Body: cm.Body, Author: cm.Author.login()})
+	}
+	st.CommentsComplete = comments.TotalCount <= len(comments.Nodes)
 }
 
 // ReadHeads reads the breaker's check runs on each of heads: one query a
@@ -510,15 +581,8 @@ func (lr *ledgerRead) prCommits(ctx context.Context, first prCommits) error {
 	cs := first
 	for page := 0; ; page++ {
 		for _, n := range cs.Nodes {
-			cm := n.Commit
-			lr.st.Commits = append(lr.st.Commits, string(cm.Oid))
-			if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
+			if err := lr.prCommit(ctx, n.Commit); err != nil {
 				return err
-			}
-			for _, a := range []*gitActor{cm.Author, cm.Committer} {
-				if a != nil && a.User != nil && a.User.Login != "" {
-					lr.st.Pushers = appendUnique(lr.st.Pushers, a.User.Login)
-				}
 			}
 		}
 		if err := nextPage(lr.op+": commits", cs.PageInfo, page, vars); err != nil || !cs.PageInfo.HasNextPage {
@@ -536,16 +600,37 @@ func (lr *ledgerRead) prCommits(ctx context.Context, first prCommits) error {
 	}
 }
 
+// prCommit adds a pull request commit: its check runs, and who wrote and
+// committed it.
+func (lr *ledgerRead) prCommit(ctx context.Context, cm prCommit) error {
+	lr.st.Commits = append(lr.st.Commits, string(cm.Oid))
+	if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
+		return err
+	}
+	for _, a := range []*gitActor{cm.Author, cm.Committer} {
+		if a != nil && a.User != nil && a.User.Login != "" {
+			lr.st.Pushers = appendUnique(lr.st.Pushers, a.User.Login)
+		}
+	}
+	return nil
+}
+
+// forcePush adds the check runs of the head a force push replaced.
+func (lr *ledgerRead) forcePush(ctx context.Context, n forcePush) error {
+	if b := n.Event.BeforeCommit; b != nil {
+		return lr.commit(ctx, b.Oid, b.CheckSuites)
+	}
+	return nil
+}
+
 // forcePushes reads the heads force-pushed away, every page.
 func (lr *ledgerRead) forcePushes(ctx context.Context, first forcePushes) error {
 	vars := lr.vars("number", "suites", "runs", "after")
 	fp := first
 	for page := 0; ; page++ {
 		for _, n := range fp.Nodes {
-			if b := n.Event.BeforeCommit; b != nil {
-				if err := lr.commit(ctx, b.Oid, b.CheckSuites); err != nil {
-					return err
-				}
+			if err := lr.forcePush(ctx, n); err != nil {
+				return err
 			}
 		}
 		if err := nextPage(lr.op+": force pushes", fp.PageInfo, page, vars); err != nil || !fp.PageInfo.HasNextPage {

@@ -89,6 +89,52 @@ func TestReadLedger_ReadsEverythingGitHubHas(t *testing.T) {
 	}
 }
 
+// A Newest read is one query: the pull request's newest 100 commits and
+// force pushes, in GitHub's order, with their check runs, who wrote them,
+// and Older set because older ones exist. A short pull request read so is
+// whole (Older false).
+func TestReadLedger_NewestIsOneQueryOfTheNewestCommits(t *testing.T) {
+	t.Parallel()
+	srv := newFake(t)
+	richLedger(srv)
+	c, _ := newClient(t, srv)
+	st, err := c.ReadLedger(context.Background(), forge.LedgerQuery{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if costs := srv.GraphQLCosts(); len(costs) != 1 || st.RateLimit.Queries != 1 || costs[0] > 5 {
+		t.Errorf("queries %v points (counted %d), want one of at most 5", costs, st.RateLimit.Queries)
+	}
+	if !st.Older {
+		t.Error("Older is false with 130 commits and 120 force pushes: the caller would take 100 for the whole")
+	}
+	if len(st.Commits) != 100 || st.Commits[0] != sha(30) || st.Commits[99] != sha(129) {
+		t.Fatalf("commits %d, %v .. %v; want the newest 100, oldest first (%s .. %s)", len(st.Commits), st.Commits[0], st.Commits[len(st.Commits)-1], sha(30), sha(129))
+	}
+	heads := map[string]int{}
+	for _, r := range st.Runs {
+		heads[r.HeadSHA]++
+	}
+	if heads[sha(29)] != 0 || heads[sha(30)] != 1 || heads[sha(1000+19)] != 0 || heads[sha(1000+20)] != 1 || heads[sha(1000+119)] != 1 {
+		t.Errorf("runs by head %v: want those of the newest 100 commits and force pushes only", heads)
+	}
+	if len(st.Comments) != 1 || st.Viewer != ghfake.BotLogin {
+		t.Errorf("comments %+v, viewer %q: the newest read keeps what the first query says", st.Comments, st.Viewer)
+	}
+
+	short := newFake(t)
+	short.AddPullRequest(forge.PullRequest{Number: 8, HeadSHA: sha(2), HeadRef: "agent/short", BaseRef: "main", Author: "agent"})
+	short.SetPullRequestCommits(8, []string{sha(1), sha(2)})
+	sc, _ := newClient(t, short)
+	st, err = sc.ReadLedger(context.Background(), forge.LedgerQuery{PR: 8, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Older || len(st.Commits) != 2 {
+		t.Errorf("a two-commit pull request: Older %v, commits %v; want whole", st.Older, st.Commits)
+	}
+}
+
 // GitHub's errors at HTTP 200 are errors, never an empty ledger: a pull
 // request that does not exist (NOT_FOUND, null pullRequest), a repository
 // the token cannot see.

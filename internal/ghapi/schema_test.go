@@ -43,6 +43,8 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/"},
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", AppID: 912345},
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Base: sha(3)},
+		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true},
+		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true, Base: sha(3)},
 		{Branch: "agent/fix", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"},
 	} {
 		if _, err := c.ReadLedger(context.Background(), q); err != nil {

@@ -115,7 +115,7 @@ func outOfScope(d breaker.Decision) string {
 		return ""
 	}
 	return fmt.Sprintf("**Out of scope:** %d %s changed outside the slice's scope without a justification: %s\n",
-		len(files), plural(len(files), "file", "files"), nameList(files))
+		len(files), Plural(len(files), "file", "files"), nameList(files))
 }
 
 // declaredBlocks lays out a diagnostic of declared attempts (the agent's
@@ -184,7 +184,7 @@ func declaredBlocks(d breaker.Decision) []block {
 // then the unjustified out-of-scope files.
 func declaredSummary(d breaker.Decision) string {
 	slice := fmt.Sprintf("slice %s (%d/%d failed %s in the slice)", span(d.Slice), d.TotalFailed, d.Limits.Slice,
-		plural(d.Limits.Slice, "attempt", "attempts"))
+		Plural(d.Limits.Slice, "attempt", "attempts"))
 	if d.TripReason == breaker.TripSliceCeiling {
 		slice = "slice " + span(d.Slice) // the trip reason says the total
 	}
@@ -196,7 +196,7 @@ func declaredSummary(d breaker.Decision) string {
 	case len(d.Diagnostics) == 1:
 		g := d.Diagnostics[0]
 		summary = fmt.Sprintf("%s: %d/%d failed %s · %s · %s\n", span(g.Test), failedOf(d, g.Test), d.Limits.PerTest,
-			plural(d.Limits.PerTest, "attempt", "attempts"), stateWords(d), slice)
+			Plural(d.Limits.PerTest, "attempt", "attempts"), stateWords(d), slice)
 	}
 	if out := outOfScope(d); out != "" {
 		summary += "\n" + out

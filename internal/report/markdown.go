@@ -378,7 +378,7 @@ func notes(level string, ns []string) string {
 func priorAttempts(as []breaker.Attempt) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<details>\n<summary>Already tried before the reset (%d %s)</summary>\n\n",
-		len(as), plural(len(as), "attempt", "attempts"))
+		len(as), Plural(len(as), "attempt", "attempts"))
 	for i, a := range as {
 		result := string(a.Result)
 		if a.Error != "" {
@@ -391,7 +391,8 @@ func priorAttempts(as []breaker.Attempt) string {
 	return b.String()
 }
 
-func plural(n int, one, many string) string {
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -35,7 +35,7 @@ func Text(d breaker.Decision) string {
 		fmt.Fprintf(&b, "reset:   counts restart after %s\n", SafeLine(breaker.ShortSHA(d.ResetSHA)))
 	}
 	if n := countViolations(d.Violations); n > 0 {
-		fmt.Fprintf(&b, "scope:   %d out-of-scope %s without a %s line\n", n, plural(n, "file", "files"), SafeLine(trailerKey(d, breaker.TrailerJustify)))
+		fmt.Fprintf(&b, "scope:   %d out-of-scope %s without a %s line\n", n, Plural(n, "file", "files"), SafeLine(trailerKey(d, breaker.TrailerJustify)))
 	}
 	if len(d.Misreports) > 0 {
 		fmt.Fprintf(&b, "misreported results: %d (claimed pass, CI observed a failure)\n", len(d.Misreports))
@@ -176,7 +176,7 @@ func distance(d breaker.Decision, name func(string) string) string {
 	var parts []part
 	if d.FailedInARow > 0 && d.Limits.NoProgress > 0 {
 		parts = append(parts, part{d.Limits.NoProgress - d.FailedInARow,
-			fmt.Sprintf("%d/%d failed %s in a row", d.FailedInARow, d.Limits.NoProgress, plural(d.Limits.NoProgress, "push", "pushes"))})
+			fmt.Sprintf("%d/%d failed %s in a row", d.FailedInARow, d.Limits.NoProgress, Plural(d.Limits.NoProgress, "push", "pushes"))})
 	}
 	worst, test := 0, ""
 	for _, t := range d.Tests {
@@ -186,11 +186,11 @@ func distance(d breaker.Decision, name func(string) string) string {
 	}
 	if worst > 0 {
 		parts = append(parts, part{d.Limits.PerTest - worst,
-			fmt.Sprintf("%s %d/%d failed %s", name(test), worst, d.Limits.PerTest, plural(d.Limits.PerTest, "attempt", "attempts"))})
+			fmt.Sprintf("%s %d/%d failed %s", name(test), worst, d.Limits.PerTest, Plural(d.Limits.PerTest, "attempt", "attempts"))})
 	}
 	if d.TotalFailed > 0 {
 		parts = append(parts, part{d.Limits.Slice - d.TotalFailed,
-			fmt.Sprintf("%d/%d failed %s in the slice", d.TotalFailed, d.Limits.Slice, plural(d.Limits.Slice, "attempt", "attempts"))})
+			fmt.Sprintf("%d/%d failed %s in the slice", d.TotalFailed, d.Limits.Slice, Plural(d.Limits.Slice, "attempt", "attempts"))})
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].left < parts[j].left })
 	out := make([]string, len(parts))

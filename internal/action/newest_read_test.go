@@ -1,0 +1,132 @@
+package action_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+)
+
+// graphQLSince is how many GraphQL queries the fake received after the
+// first n.
+func (r *rig) graphQLSince(n int) int { return len(r.srv.GraphQLCosts()) - n }
+
+// With a ledger key, a push to a long pull request reads its ledger in one
+// query (the newest 100 commits) once the push's before has a verified
+// entry there, and decides as the run that reads every page does: the same
+// state and count at every push, the third failing push OPEN (issue 29).
+// Without a key every page is read.
+func TestNewestRead_OneQueryOnALongPullRequest(t *testing.T) {
+	t.Parallel()
+	type seen struct {
+		state   string
+		failed  int
+		queries int
+	}
+	line := func(key string) []seen {
+		r := newRig(t)
+		if key != "" {
+			r.inputs["ledger-key"] = key
+		}
+		r.git("checkout", "-q", "-b", "agent/fix-login")
+		r.commitMany("agent/fix-login", 180)
+		var out []seen
+		for i := range 4 {
+			r.commit("Fix the login, take "+string(rune('1'+i)), "")
+			r.results(map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
+			r.open(7, "agent/fix-login")
+			n := len(r.srv.GraphQLCosts())
+			o := r.push("agent/fix-login")
+			if o.Err != nil || o.Decision == nil {
+				t.Fatalf("push %d: %v\n%s", i+1, o.Err, o.stdout)
+			}
+			out = append(out, seen{o.state(), o.Decision.TotalFailed, r.graphQLSince(n)})
+		}
+		return out
+	}
+	keyed, plain := line("a-ledger-key-of-the-rig-0123"), line("")
+	for i := range keyed {
+		if keyed[i].state != plain[i].state || keyed[i].failed != plain[i].failed {
+			t.Errorf("push %d: keyed %+v, every page %+v; want the same decision", i+1, keyed[i], plain[i])
+		}
+		if plain[i].queries < 2 {
+			t.Errorf("push %d without a key: %d queries; want every page of 180+ commits (2 or more)", i+1, plain[i].queries)
+		}
+	}
+	// The first push has no before (a new branch): every page.
+	if keyed[0].queries < 2 {
+		t.Errorf("the first push: %d queries; want every page (it has no before)", keyed[0].queries)
+	}
+	for i, s := range keyed[1:] {
+		if s.queries != 1 {
+			t.Errorf("keyed push %d: %d GraphQL queries; want 1 (the newest 100 commits hold the line)", i+2, s.queries)
+		}
+	}
+	if keyed[2].state != "OPEN" || keyed[3].state != "OPEN" {
+		t.Errorf("keyed pushes: %+v; want OPEN from the third failing push", keyed)
+	}
+}
+
+// An entry written late — its run still going when the next push was
+// judged, the push after that adding over 100 commits — is not lost to a
+// read of the newest commits: the next run names the head it found no
+// entry at (the push's before), so the run after that follows the name
+// past the newest 100 commits, reads every page, and counts the late
+// observation.
+func TestNewestRead_ALateEntryIsStillCounted(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["ledger-key"] = "a-ledger-key-of-the-rig-0123"
+	r.git("checkout", "-q", "-b", "agent/fix-login")
+	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
+
+	// X is pushed; its run is still going when the next push comes.
+	late := r.commit("Fix the login, take 1", "")
+	lateEvent := r.payload("push.json")
+	lateEvent["ref"], lateEvent["after"], lateEvent["before"], lateEvent["forced"] = "refs/heads/agent/fix-login", late, "0000000000000000000000000000000000000000", false
+	for _, l := range strings.Split(r.git("log", "--format=%H %T %P", late), "\n") {
+		if f := strings.Fields(l); len(f) > 1 {
+			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
+		}
+	}
+	r.srv.SetRef("heads/agent/fix-login", late)
+
+	r.commitMany("agent/fix-login", 120)
+	y := r.commit("Fix the login, take 2", "")
+	r.results(fail)
+	r.open(7, "agent/fix-login")
+	if o := r.push("agent/fix-login"); o.state() != "CLOSED" {
+		t.Fatalf("the push after the late one: %q; want CLOSED (one failed push seen)\n%s", o.state(), o.stdout)
+	}
+	ye, err := ledger.Decode(r.checkRun(y).Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ye.PrevHeads, func(h string) bool { return breaker.SameSHA(h, late) }) {
+		t.Errorf("the entry at %s names %v; want the late head %s, which had no entry yet", breaker.ShortSHA(y), ye.PrevHeads, breaker.ShortSHA(late))
+	}
+
+	// The late run finishes and writes its entry.
+	r.results(fail)
+	if o := r.run("push", lateEvent); o.Err != nil {
+		t.Fatalf("the late run: %v\n%s", o.Err, o.stdout)
+	}
+
+	r.commit("Fix the login, take 3", "")
+	r.results(fail)
+	r.open(7, "agent/fix-login")
+	n := len(r.srv.GraphQLCosts())
+	o := r.push("agent/fix-login")
+	heads := []string{}
+	for _, p := range o.Decision.Pushes {
+		heads = append(heads, breaker.ShortSHA(p.Head))
+	}
+	if !slices.Contains(heads, breaker.ShortSHA(late)) || o.state() != "OPEN" {
+		t.Errorf("the next push: state %q, pushes %v; want OPEN (three failed pushes) with the late head %s counted\n%s", o.state(), heads, breaker.ShortSHA(late), o.stdout)
+	}
+	if q := r.graphQLSince(n); q < 2 {
+		t.Errorf("the next push read %d GraphQL queries; want every page (the late head is past the newest 100 commits)", q)
+	}
+}
