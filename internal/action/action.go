@@ -126,7 +126,7 @@ func route(ctx context.Context, r *run) Outcome {
 	case ev.PullRequest != nil && ev.Action == "closed":
 		return onClosed(ctx, r, *ev.PullRequest)
 	case ev.PullRequest != nil:
-		return onPullRequest(ctx, r, ev.Action, *ev.PullRequest)
+		return onPullRequest(ctx, r, ev.Action, ev.Before, *ev.PullRequest)
 	case ev.Comment != nil:
 		return onComment(ctx, r, ev.Action, *ev.Comment)
 	case ev.Dispatch != nil:

@@ -17,9 +17,19 @@ func (r *rig) graphQLSince(n int) int { return len(r.srv.GraphQLCosts()) - n }
 // query (the newest 100 commits) once the push's before has a verified
 // entry there, and decides as the run that reads every page does: the same
 // state and count at every push, the third failing push OPEN (issue 29).
-// Without a key every page is read.
+// Without a key every page is read. The same on pull_request events, whose
+// synchronize says before too.
 func TestNewestRead_OneQueryOnALongPullRequest(t *testing.T) {
 	t.Parallel()
+	for _, event := range []string{"push", "pull_request"} {
+		t.Run(event, func(t *testing.T) {
+			t.Parallel()
+			oneQueryOnALongPullRequest(t, event)
+		})
+	}
+}
+
+func oneQueryOnALongPullRequest(t *testing.T, event string) {
 	type seen struct {
 		state   string
 		failed  int
@@ -36,9 +46,17 @@ func TestNewestRead_OneQueryOnALongPullRequest(t *testing.T) {
 		for i := range 4 {
 			r.commit("Fix the login, take "+string(rune('1'+i)), "")
 			r.results(map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
-			r.open(7, "agent/fix-login")
+			pr := r.open(7, "agent/fix-login")
 			n := len(r.srv.GraphQLCosts())
-			o := r.push("agent/fix-login")
+			var o outcome
+			switch {
+			case event == "push":
+				o = r.push("agent/fix-login")
+			case i == 0:
+				o = r.pullRequest("opened", pr)
+			default:
+				o = r.pullRequest("synchronize", pr)
+			}
 			if o.Err != nil || o.Decision == nil {
 				t.Fatalf("push %d: %v\n%s", i+1, o.Err, o.stdout)
 			}
@@ -55,7 +73,8 @@ func TestNewestRead_OneQueryOnALongPullRequest(t *testing.T) {
 			t.Errorf("push %d without a key: %d queries; want every page of 180+ commits (2 or more)", i+1, plain[i].queries)
 		}
 	}
-	// The first push has no before (a new branch): every page.
+	// The first push has no before (a new branch, an opened pull request):
+	// every page.
 	if keyed[0].queries < 2 {
 		t.Errorf("the first push: %d queries; want every page (it has no before)", keyed[0].queries)
 	}

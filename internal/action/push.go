@@ -26,9 +26,7 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 		return r.fail("the push event has no head", errors.New("the push payload's \"after\" is empty or null, so there is no commit to judge; "+
 			"run the breaker on push events GitHub sends, or on pull_request"))
 	}
-	if p.Before != zeroSHA && ledger.ValidSHA(p.Before) {
-		r.before = p.Before
-	}
+	r.setBefore(p.Before)
 	var pr *forge.PullRequest
 	found, ok, err := r.api.pulls.FindPullRequest(ctx, p.After)
 	switch {
@@ -44,14 +42,24 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 
 // onPullRequest evaluates the pull request's head commit, never the merge
 // commit GitHub checks out by default.
-func onPullRequest(ctx context.Context, r *run, action string, pr forge.PullRequest) Outcome {
+func onPullRequest(ctx context.Context, r *run, action, before string, pr forge.PullRequest) Outcome {
 	switch action {
 	case "opened", "synchronize", "reopened":
 	default:
 		r.ax.Logf("breaker: nothing to do for pull_request %q; the breaker acts on opened, synchronize, reopened and closed", action)
 		return Outcome{}
 	}
+	r.setBefore(before)
 	return judge(ctx, r, pr.HeadSHA, pr.HeadRef, &pr, breaker.BaseFromEvent)
+}
+
+// setBefore keeps where the pushed branch was before the push, as the
+// event says (a push's, or a pull_request synchronize's before): a commit,
+// never a new branch's zeros.
+func (r *run) setBefore(before string) {
+	if before != zeroSHA && ledger.ValidSHA(before) {
+		r.before = before
+	}
 }
 
 // judge is the check of a push: read the ledger, load head once, decide

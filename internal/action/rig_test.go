@@ -42,6 +42,9 @@ type rig struct {
 	runs   int
 	tick   int
 	n      int // commits made
+	// prHeads are the heads the rig last sent each pull request's events
+	// for: a synchronize's before.
+	prHeads map[int]string
 }
 
 func newRig(t *testing.T) *rig {
@@ -146,6 +149,20 @@ func (r *rig) pullRequest(action string, pr forge.PullRequest) outcome {
 	head["sha"], head["ref"] = pr.HeadSHA, pr.HeadRef
 	head["repo"].(map[string]any)["full_name"] = r.srv.Owner() + "/" + r.srv.Repo()
 	base["sha"], base["ref"] = pr.BaseSHA, pr.BaseRef
+	// A synchronize says where the head branch was (GitHub's before): the
+	// head of the event before it. The rig's tests that synchronize
+	// without an event before say nothing (all zeros, which the breaker
+	// reads as unknown).
+	if action == "synchronize" {
+		p["before"] = "0000000000000000000000000000000000000000"
+		if prev, ok := r.prHeads[pr.Number]; ok {
+			p["before"] = prev
+		}
+	}
+	if r.prHeads == nil {
+		r.prHeads = map[int]string{}
+	}
+	r.prHeads[pr.Number] = pr.HeadSHA
 	return r.run("pull_request", p)
 }
 

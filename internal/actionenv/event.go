@@ -27,6 +27,9 @@ type Event struct {
 	Action      string             // "opened", "synchronize", "closed", "created", ...
 	PullRequest *forge.PullRequest // pull_request, pull_request_target
 	Merged      bool               // pull_request: closed by a merge
+	// Before is, for a pull_request synchronize, where the head branch was
+	// before the push (GitHub's word); "" otherwise.
+	Before      string
 	Push        *Push
 	Comment     *IssueComment
 	Dispatch    *Dispatch
@@ -193,6 +196,9 @@ func (p *payload) fillPullRequest(ev *Event, repo string) error {
 		BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA, Author: pr.User.Login, Fork: fork,
 	}
 	ev.Merged = pr.Merged
+	if p.Action == "synchronize" {
+		ev.Before = p.Before
+	}
 	return nil
 }
 

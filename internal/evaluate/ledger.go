@@ -442,8 +442,11 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 // read them. Any entry of the line the list does not reach (an entry from
 // before Seq, a gap, one written late) is named as well: the reader must
 // be able to reach every entry this run read. So is the head the branch
-// was at before this push (Run.Before) when this run read no entry there:
-// its run may still write one, and the next reader must look.
+// was at before this push (Run.Before) when this run read no entry there
+// and it is in this head's history (base..head: never a commit of the
+// base, whose entries are no push of this line): its run may still write
+// one, and the next reader must look. A head a force push replaced is
+// found through the pull request's force pushes instead.
 func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
 	var line []ledger.Entry
 	for _, e := range s.ledger.Entries {
@@ -456,7 +459,7 @@ func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
 		history[strings.ToLower(c.SHA)] = true
 	}
 	prev, since, seq = NamePrevHeads(line, history, s.run.Head)
-	if b := s.meta.Before; b != "" && !breaker.SameSHA(b, s.run.Head) && !slices.ContainsFunc(s.ledger.Entries, func(e ledger.Entry) bool { return breaker.SameSHA(e.Head, b) }) &&
+	if b := s.meta.Before; history[strings.ToLower(b)] && !breaker.SameSHA(b, s.run.Head) && !slices.ContainsFunc(s.ledger.Entries, func(e ledger.Entry) bool { return breaker.SameSHA(e.Head, b) }) &&
 		!slices.ContainsFunc(prev, func(h string) bool { return breaker.SameSHA(h, b) }) {
 		prev = append(prev, b) // newest: no entry orders it
 		if len(prev) > ledger.MaxPrevHeads {
