@@ -25,7 +25,8 @@ export GLIBC_TUNABLES=glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad
 
 build() {
 	(cd "$root" && go build -o "$dir/bin/gen" ./bench/gen && go build -o "$dir/bin/gitlogbench" ./bench/gitlogbench)
-	if (cd "$root" && go build -o "$dir/bin/breaker" ./cmd/breaker) 2>/dev/null; then :; else rm -f "$dir/bin/breaker"; fi
+	# breaker as released (.goreleaser.yaml, the Dockerfile): static, no cgo, stripped.
+	if (cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$dir/bin/breaker" ./cmd/breaker) 2>/dev/null; then :; else rm -f "$dir/bin/breaker"; fi
 }
 
 # forks lists the fork distances generated for a history size.

@@ -51,6 +51,7 @@ func main() {
 type config struct {
 	entries              []int
 	commits, tests, fail int
+	pushed               int // commits the newest push added
 	runs                 int
 	binary               string
 	key                  string // the ledger-key input; "" for none
@@ -61,12 +62,16 @@ func run() error {
 	var sizes string
 	flag.StringVar(&sizes, "entries", "10,100,1000", "ledger entries before the run, comma-separated")
 	flag.IntVar(&cfg.commits, "commits", 250, "commits on the agent branch")
+	flag.IntVar(&cfg.pushed, "pushed", 1, "commits the newest push added (the earlier heads end that far behind the head)")
 	flag.IntVar(&cfg.tests, "tests", 20000, "tests in the suite")
 	flag.IntVar(&cfg.fail, "failing", 20, "failing tests at every push")
 	flag.IntVar(&cfg.runs, "runs", 5, "runs of each size (alternating); the median is reported")
-	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: built from this tree)")
+	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: built from this tree as released: CGO_ENABLED=0, -trimpath, stripped)")
 	flag.StringVar(&cfg.key, "key", "", "a ledger key: the entries are signed with it and the run is given it (default: none)")
 	flag.Parse()
+	if cfg.pushed < 1 || cfg.pushed >= cfg.commits {
+		return fmt.Errorf("-pushed %d: want at least 1 and fewer than -commits (%d)", cfg.pushed, cfg.commits)
+	}
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 0 {
@@ -81,7 +86,9 @@ func run() error {
 	defer os.RemoveAll(tmp)
 	if cfg.binary == "" {
 		cfg.binary = filepath.Join(tmp, "breaker")
-		build := exec.Command("go", "build", "-o", cfg.binary, "./cmd/breaker")
+		// Built as released (.goreleaser.yaml, the Dockerfile): static, no cgo.
+		build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", cfg.binary, "./cmd/breaker")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("go build ./cmd/breaker (run from the project root): %w", err)
@@ -281,7 +288,9 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 
 	// The earlier heads: the newest on the branch's own commits (before
 	// the head), the rest on heads force-pushed away.
-	branch := shas[1 : len(shas)-1]
+	// The newest push brought cfg.pushed commits: the earlier heads end
+	// that far behind the head.
+	branch := shas[1 : len(shas)-cfg.pushed]
 	heads := make([]string, n)
 	onBranch := map[string]bool{}
 	for i := range heads {
