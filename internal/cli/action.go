@@ -56,20 +56,26 @@ func runAction(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker action: unexpected argument %q; the action is configured through its inputs\n", args[0])
 		return ExitUsage
 	}
-	if env.Getenv("GOGC") == "" {
-		// One run is a short-lived process that reads a ledger and exits:
-		// the garbage collector at twice its default target heap spends a
-		// fifth less CPU on a 1,000-push line for about 15 MB more memory
-		// (bench/actioncost). GOGC, when set, decides.
-		debug.SetGCPercent(actionGCPercent)
-	}
+	oneShotGC(env)
 	rx.Warm()
 	return runActionWith(ctx, env, defaultActionDeps())
 }
 
-// actionGCPercent is the garbage collector's target for a breaker action
-// run (GOGC's default is 100).
-const actionGCPercent = 200
+// oneShotGCPercent is the garbage collector's target for a breaker action
+// or evaluate run (GOGC's default is 100).
+const oneShotGCPercent = 200
+
+// oneShotGC sets the garbage collector's target for a command that reads,
+// decides and exits (action, evaluate), unless GOGC is set: at twice the
+// default target heap, a 1,000-push line's action run spends a fifth less
+// CPU for about 15 MB more memory (bench/actioncost), and a history read
+// 30,000 commits behind its base with a commit-graph a fifth less for the
+// same peak (bench/run.sh).
+func oneShotGC(env *Env) {
+	if env.Getenv("GOGC") == "" {
+		debug.SetGCPercent(oneShotGCPercent)
+	}
+}
 
 // runActionWith runs the Action with its outside world given.
 func runActionWith(ctx context.Context, env *Env, deps action.Deps) int {

@@ -100,6 +100,7 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: unexpected argument %q; results go in --results\n", fs.Arg(0))
 		return ExitUsage
 	}
+	oneShotGC(env)
 	if !validFormat(*format) {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: --format %q: want text, markdown or json\n", *format)
 		return ExitUsage

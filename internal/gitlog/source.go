@@ -27,13 +27,9 @@ func (s *source) close() {
 	}
 }
 
-// load returns the header of commit h.
-func (s *source) load(h plumbing.Hash) (packfile.Header, error) {
-	if s.graph != nil {
-		if hd, ok := s.graph.Header(h); ok {
-			return hd, nil
-		}
-	}
+// loadObject returns the header of commit h read from the objects (the
+// walk looks in the commit-graph first).
+func (s *source) loadObject(h plumbing.Hash) (packfile.Header, error) {
 	if s.fast != nil {
 		if hd, ok, err := s.fast.CommitHeader(h, &s.scratch); ok || err != nil {
 			return hd, err

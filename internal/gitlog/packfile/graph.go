@@ -173,68 +173,136 @@ func parseGraph(data []byte, bases int) (*graphLayer, error) {
 	return g, nil
 }
 
-// Header returns the walk's view of commit h, if the graph holds it.
+// Header returns the walk's view of commit h, if the graph holds it, with
+// its parents named (Parents).
 func (g *Graph) Header(h plumbing.Hash) (Header, bool) {
+	pos, ok := g.Lookup(h)
+	if !ok {
+		return Header{}, false
+	}
+	hd, ok := g.At(pos)
+	if !ok {
+		return Header{}, false
+	}
+	for _, p := range hd.ParentPos {
+		ph, _ := g.HashAt(p)
+		hd.Parents = append(hd.Parents, ph)
+	}
+	hd.InGraph, hd.Pos, hd.ParentPos = false, 0, nil
+	return hd, true
+}
+
+// Count is how many commits the graph holds: positions are below it.
+func (g *Graph) Count() int {
+	if len(g.layers) == 0 {
+		return 0
+	}
+	l := g.layers[len(g.layers)-1]
+	return l.base + l.count
+}
+
+// Lookup is commit h's position in the graph, searched once: a walk then
+// follows parent positions (At).
+func (g *Graph) Lookup(h plumbing.Hash) (uint32, bool) {
 	for i := len(g.layers) - 1; i >= 0; i-- {
 		l := g.layers[i]
 		if at, ok := searchNames(l.data, l.fanout, l.names, l.count, h); ok {
-			return g.row(l, at)
+			return uint32(l.base + at), true
 		}
 	}
-	return Header{}, false
+	return 0, false
 }
 
-// row decodes the row at position at of layer l.
-func (g *Graph) row(l *graphLayer, at int) (Header, bool) {
+// HashAt names the commit at position pos.
+func (g *Graph) HashAt(pos uint32) (plumbing.Hash, bool) {
+	var h plumbing.Hash
+	l, at, ok := g.layerOf(pos)
+	if ok {
+		copy(h[:], l.data[l.names+at*20:])
+	}
+	return h, ok
+}
+
+// At is the walk's view of the commit at position pos: its generation,
+// committer time and parents' positions (ParentPos), false when pos or a
+// parent slot lies outside the graph (a file the agent wrote: the caller
+// then reads the commit object).
+func (g *Graph) At(pos uint32) (Header, bool) {
+	var hd Header
+	ok := g.Row(pos, &hd)
+	return hd, ok
+}
+
+// Row is At into hd, whose ParentPos backing array the caller may lend
+// (the parents' positions are appended to hd.ParentPos[:0]): a walk then
+// allocates nothing a commit.
+func (g *Graph) Row(pos uint32, hd *Header) bool {
+	l, at, ok := g.layerOf(pos)
+	if !ok {
+		return false
+	}
+	return g.row(l, at, pos, hd)
+}
+
+// layerOf finds the layer holding position pos and the row within it.
+func (g *Graph) layerOf(pos uint32) (*graphLayer, int, bool) {
+	for _, l := range g.layers {
+		if int(pos) < l.base+l.count {
+			if int(pos) < l.base {
+				return nil, 0, false
+			}
+			return l, int(pos) - l.base, true
+		}
+	}
+	return nil, 0, false
+}
+
+// row decodes the row at position at of layer l (global position pos)
+// into hd.
+func (g *Graph) row(l *graphLayer, at int, pos uint32, hd *Header) bool {
 	row := l.data[l.rows+at*36 : l.rows+at*36+36]
-	hd := Header{Gen: uint64(binary.BigEndian.Uint32(row[28:]) >> 2)}
+	hd.Parents, hd.InGraph, hd.Pos = nil, true, pos
+	hd.Gen = uint64(binary.BigEndian.Uint32(row[28:]) >> 2)
 	hd.When = int64(binary.BigEndian.Uint32(row[28:])&3)<<32 | int64(binary.BigEndian.Uint32(row[32:]))
 	if hd.Gen == 0 {
 		hd.Gen = GenUnknown
 	}
+	hd.ParentPos = hd.ParentPos[:0]
 	p1, p2 := binary.BigEndian.Uint32(row[20:]), binary.BigEndian.Uint32(row[24:])
-	ok := true
-	if p1 != graphNoParent {
-		ok = g.add(&hd, p1)
-	}
 	switch {
-	case !ok:
+	case p1 == graphNoParent:
+		return true
+	case !g.has(p1):
+		return false
+	}
+	hd.ParentPos = append(hd.ParentPos, p1)
+	switch {
 	case p2 == graphNoParent:
+		return true
 	case p2&graphOctopus == 0:
-		ok = g.add(&hd, p2)
+		hd.ParentPos = append(hd.ParentPos, p2)
+		return g.has(p2)
 	default:
-		ok = g.octopus(l, &hd, int(p2&^graphOctopus))
+		return g.octopus(l, hd, int(p2&^graphOctopus))
 	}
-	if !ok {
-		return Header{}, false
-	}
-	return hd, true
+}
+
+// has reports whether position i lies in the graph.
+func (g *Graph) has(i uint32) bool {
+	_, _, ok := g.layerOf(i)
+	return ok
 }
 
 // octopus adds the parents listed in layer l's extra-edges chunk from entry i.
 func (g *Graph) octopus(l *graphLayer, hd *Header, i int) bool {
 	for ; l.edges >= 0 && l.edges+i*4+4 <= len(l.data); i++ {
 		e := binary.BigEndian.Uint32(l.data[l.edges+i*4:])
-		if !g.add(hd, e&^graphOctopus) {
+		p := e &^ graphOctopus
+		if !g.has(p) {
 			return false
 		}
+		hd.ParentPos = append(hd.ParentPos, p)
 		if e&graphOctopus != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// add appends the commit at global position i as a parent.
-func (g *Graph) add(hd *Header, i uint32) bool {
-	for _, l := range g.layers {
-		if int(i) < l.base+l.count {
-			if int(i) < l.base {
-				return false
-			}
-			var p plumbing.Hash
-			copy(p[:], l.data[l.names+(int(i)-l.base)*20:])
-			hd.Parents = append(hd.Parents, p)
 			return true
 		}
 	}

@@ -24,6 +24,13 @@ type Header struct {
 	Parents []plumbing.Hash
 	When    int64
 	Gen     uint64
+	// InGraph says the header came from the commit-graph (Graph.At): Pos
+	// is the commit's position there and ParentPos its parents', which a
+	// walk follows without searching for them; Parents is then empty
+	// (Graph.HashAt names them).
+	InGraph   bool
+	Pos       uint32
+	ParentPos []uint32
 }
 
 // ParseHeader reads the parents and the committer time of a raw commit,
