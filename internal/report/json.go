@@ -232,7 +232,10 @@ func JSONVersion(d breaker.Decision, version string) ([]byte, error) {
 	if err := enc.Encode(rep); err != nil {
 		return nil, fmt.Errorf("encode report: %w", err)
 	}
-	out := bytes.ReplaceAll(buf.Bytes(), []byte("##["), []byte(`#\u0023[`))
+	out := buf.Bytes()
+	if bytes.Contains(out, []byte("##[")) {
+		out = bytes.ReplaceAll(out, []byte("##["), []byte(`#\u0023[`))
+	}
 	return escapeControls(out), nil
 }
 
@@ -244,9 +247,24 @@ func JSONVersion(d breaker.Decision, version string) ([]byte, error) {
 func invisible(r rune) bool { return r >= 0x80 && isControl(r) }
 
 func escapeControls(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
+	plain := func(i int) int { // the end of the run of ASCII below DEL from i
+		for i < len(b) && b[i] < 0x7f {
+			i++
+		}
+		return i
+	}
+	i := plain(0)
+	if i == len(b) {
+		return b // nothing to escape: no copy
+	}
+	out := make([]byte, 0, len(b)+16)
+	out = append(out, b[:i]...)
+	for ; i < len(b); i++ {
 		switch {
+		case b[i] < 0x7f:
+			j := plain(i)
+			out = append(out, b[i:j]...)
+			i = j - 1
 		case b[i] == 0x7f:
 			out = append(out, `\u007f`...)
 		case b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:

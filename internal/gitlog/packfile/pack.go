@@ -158,7 +158,19 @@ func (p *pack) inflate(at, size int64) ([]byte, error) {
 		return nil, err
 	}
 	defer zlibReaders.Put(z)
-	out := bytes.NewBuffer(make([]byte, 0, min(size, 1<<20)))
+	if size <= 1<<20 {
+		// The usual object: read into a buffer of exactly its size (a
+		// growing buffer copies it again to find the end).
+		out := make([]byte, size)
+		n, err := io.ReadFull(z, out)
+		if err != nil {
+			return nil, fmt.Errorf("inflate: %d of the %d bytes the entry claims: %w", n, size, cmpErr(err, io.ErrUnexpectedEOF))
+		}
+		return out, nil
+	}
+	// A larger claim grows as the bytes arrive: a forged size allocates
+	// no more than the stream holds.
+	out := bytes.NewBuffer(make([]byte, 0, 1<<20))
 	n, err := io.CopyN(out, z, size)
 	if err != nil || n != size {
 		return nil, fmt.Errorf("inflate: %d of the %d bytes the entry claims: %w", n, size, cmpErr(err, io.ErrUnexpectedEOF))
