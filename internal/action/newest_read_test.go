@@ -2,7 +2,6 @@ package action_test
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -105,11 +104,7 @@ func TestNewestRead_ALateEntryIsStillCounted(t *testing.T) {
 	late := r.commit("Fix the login, take 1", "")
 	lateEvent := r.payload("push.json")
 	lateEvent["ref"], lateEvent["after"], lateEvent["before"], lateEvent["forced"] = "refs/heads/agent/fix-login", late, "0000000000000000000000000000000000000000", false
-	for _, l := range strings.Split(r.git("log", "--format=%H %T %P", late), "\n") {
-		if f := strings.Fields(l); len(f) > 1 {
-			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
-		}
-	}
+	r.giveCommits(late)
 	r.srv.SetRef("heads/agent/fix-login", late)
 
 	r.commitMany("agent/fix-login", 120)

@@ -191,11 +191,7 @@ func (o outcome) state() string {
 func (r *rig) push(branch string) outcome {
 	r.t.Helper()
 	head := r.git("rev-parse", branch)
-	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", head), "\n") {
-		if f := strings.Fields(line); len(f) > 1 {
-			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
-		}
-	}
+	r.giveCommits(head)
 	// before and forced as GitHub sends them: where the branch was, and
 	// whether the push rewrote it.
 	before, forced := "0000000000000000000000000000000000000000", false
@@ -351,11 +347,7 @@ func junitOf(statuses map[string]string) string {
 func (r *rig) workflowRun(runID int64, pr forge.PullRequest, conclusion, junit string) outcome {
 	r.t.Helper()
 	r.artifact(runID, junit)
-	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", pr.HeadSHA), "\n") {
-		if f := strings.Fields(line); len(f) > 1 {
-			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
-		}
-	}
+	r.giveCommits(pr.HeadSHA)
 	p := r.payload("workflow_run.json")
 	p["action"] = "completed"
 	wr := p["workflow_run"].(map[string]any)
@@ -379,11 +371,7 @@ func (r *rig) workflowRunOfPush(runID int64, branch, conclusion, junit string) o
 	r.t.Helper()
 	r.artifact(runID, junit)
 	head := r.git("rev-parse", branch)
-	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", head), "\n") {
-		if f := strings.Fields(line); len(f) > 1 {
-			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
-		}
-	}
+	r.giveCommits(head)
 	r.srv.SetRef("heads/"+branch, head)
 	p := r.payload("workflow_run.json")
 	p["action"] = "completed"
@@ -410,6 +398,16 @@ func (r *rig) artifact(runID int64, junit string) {
 			r.t.Fatal(err)
 		}
 		r.srv.AddArtifact(runID, "test-results", buf.Bytes())
+	}
+}
+
+// giveCommits gives GitHub head and its history, as a push does.
+func (r *rig) giveCommits(head string) {
+	r.t.Helper()
+	for _, line := range strings.Split(r.git("log", "--format=%H %T %P", head), "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			r.srv.AddCommit(f[0], f[1], "", f[2:]...)
+		}
 	}
 }
 

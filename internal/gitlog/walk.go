@@ -193,18 +193,6 @@ func (w *walker) name(n *node) plumbing.Hash {
 	return n.hash
 }
 
-// parentNames are the names of n's parents, in order.
-func (w *walker) parentNames(n *node) []plumbing.Hash {
-	if !n.InGraph {
-		return n.Parents
-	}
-	out := make([]plumbing.Hash, len(n.ParentPos))
-	for i, p := range n.ParentPos {
-		out[i], _ = w.src.graph.HashAt(p)
-	}
-	return out
-}
-
 // walk reads base..head; a zero base reads every commit reachable from
 // the head.
 func (w *walker) walk(ctx context.Context, head, base plumbing.Hash) (walkResult, error) {
@@ -294,30 +282,30 @@ func (w *walker) step(n *node) error {
 // A parent missing below an uninteresting commit is left nil: the base's
 // history is incomplete there, and what the branch needs was read.
 func (w *walker) resolve(n *node, uninteresting bool) error {
+	count := len(n.Parents)
 	if n.InGraph {
-		n.parents = n.pbuf[:0]
-		if len(n.ParentPos) > len(n.pbuf) {
-			n.parents = make([]*node, 0, len(n.ParentPos))
-		}
-		n.parents = n.parents[:len(n.ParentPos)]
-		for i, pos := range n.ParentPos {
-			p, err := w.getAt(pos)
-			if err != nil {
-				return w.parentError(n, w.parentNames(n)[i], uninteresting, err)
-			}
-			n.parents[i] = p
-		}
-		return nil
+		count = len(n.ParentPos)
 	}
 	n.parents = n.pbuf[:0]
-	if len(n.Parents) > len(n.pbuf) {
-		n.parents = make([]*node, 0, len(n.Parents))
+	if count > len(n.pbuf) {
+		n.parents = make([]*node, 0, count)
 	}
-	n.parents = n.parents[:len(n.Parents)]
-	for i, h := range n.Parents {
-		p, err := w.get(h)
+	n.parents = n.parents[:count]
+	for i := range count {
+		var p *node
+		var err error
+		var name plumbing.Hash
+		if n.InGraph {
+			p, err = w.getAt(n.ParentPos[i])
+			if err != nil {
+				name, _ = w.src.graph.HashAt(n.ParentPos[i])
+			}
+		} else {
+			name = n.Parents[i]
+			p, err = w.get(name)
+		}
 		if err != nil {
-			if err := w.parentError(n, h, uninteresting, err); err != nil {
+			if err := w.parentError(n, name, uninteresting, err); err != nil {
 				return err
 			}
 			continue
