@@ -11,7 +11,13 @@
 //	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5
 //
 // ACTIONCOST_CALLS=1 lists each run's requests; ACTIONCOST_SHOW=1 prints
-// the newest entry of each case as written.
+// the newest entry of each case as written; ACTIONCOST_GODEBUG=gctrace=1
+// prints each run's garbage collections. The CPU of one size can flip
+// between two values from run to run: a collection that is still marking
+// while the run waits for GitHub's answer lets the runtime's idle mark
+// worker spin on the other core (seen at 100 entries: about 65 or about
+// 100 ms, one cycle taking 20 ms of CPU in gctrace). Runner time is wall
+// time, which this does not lengthen; compare medians of several runs.
 package main
 
 import (
@@ -406,6 +412,10 @@ func (c *benchCase) once(binary string) error {
 	if c.key != nil {
 		cmd.Env = append(cmd.Env, "INPUT_LEDGER-KEY="+string(c.key))
 	}
+	if g := os.Getenv("ACTIONCOST_GODEBUG"); g != "" {
+		// e.g. gctrace=1: each garbage collection of the run, on stderr.
+		cmd.Env = append(cmd.Env, "GODEBUG="+g)
+	}
 	var stdout strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stdout
 	err = cmd.Run()
@@ -414,6 +424,13 @@ func (c *benchCase) once(binary string) error {
 		code = ee.ExitCode()
 	} else if err != nil {
 		return err
+	}
+	if os.Getenv("ACTIONCOST_GODEBUG") != "" {
+		for _, l := range strings.Split(stdout.String(), "\n") {
+			if strings.HasPrefix(l, "gc ") {
+				fmt.Fprintln(os.Stderr, l)
+			}
+		}
 	}
 	if code != 0 && code != 42 {
 		return fmt.Errorf("breaker action exited %d:\n%s", code, stdout.String())
