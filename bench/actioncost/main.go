@@ -10,14 +10,17 @@
 //
 //	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5
 //
+// It prints each size's median CPU (user + sys), peak RSS, GraphQL
+// points, API calls, exit code and wall time (the fake GitHub shares the
+// machine, so wall time counts its work too).
+//
 // ACTIONCOST_CALLS=1 lists each run's requests; ACTIONCOST_SHOW=1 prints
 // the newest entry of each case as written; ACTIONCOST_GODEBUG=gctrace=1
-// prints each run's garbage collections. The CPU of one size can flip
-// between two values from run to run: a collection that is still marking
-// while the run waits for GitHub's answer lets the runtime's idle mark
-// worker spin on the other core (seen at 100 entries: about 65 or about
-// 100 ms, one cycle taking 20 ms of CPU in gctrace). Runner time is wall
-// time, which this does not lengthen; compare medians of several runs.
+// prints each run's garbage collections; ACTIONCOST_PROCS=N runs the
+// breaker with GOMAXPROCS=N (breaker action uses one processor unless
+// GOMAXPROCS is set: with two, a collection still marking while the run
+// waits for GitHub let the runtime's idle mark worker spin on the other,
+// and the CPU of one size flipped between two values from run to run).
 package main
 
 import (
@@ -122,14 +125,14 @@ func run() error {
 			}
 		}
 	}
-	fmt.Printf("\n%8s %12s %12s %8s %9s %7s\n", "entries", "cpu ms", "peak RSS MB", "points", "API calls", "exit")
+	fmt.Printf("\n%8s %12s %12s %8s %9s %7s %8s\n", "entries", "cpu ms", "peak RSS MB", "points", "API calls", "exit", "wall ms")
 	ref := 0.0
 	for i, c := range cases {
 		cpu := median(c.cpu)
 		if i == 0 {
 			ref = cpu
 		}
-		fmt.Printf("%8d %12.0f %12.1f %8d %9d %7d", c.entries, cpu, median(c.rss), c.points, c.calls, c.exit)
+		fmt.Printf("%8d %12.0f %12.1f %8d %9d %7d %8.0f", c.entries, cpu, median(c.rss), c.points, c.calls, c.exit, median(c.wall))
 		if i > 0 && ref > 0 {
 			fmt.Printf("   cpu %.2fx the first", cpu/ref)
 		}
@@ -199,7 +202,7 @@ type benchCase struct {
 	t                        *tb
 	srv                      *ghfake.Server
 	ledgerBytes, newestBytes int
-	cpu, rss                 []float64
+	cpu, rss, wall           []float64
 	points, calls, exit      int
 }
 
@@ -412,13 +415,18 @@ func (c *benchCase) once(binary string) error {
 	if c.key != nil {
 		cmd.Env = append(cmd.Env, "INPUT_LEDGER-KEY="+string(c.key))
 	}
+	if g := os.Getenv("ACTIONCOST_PROCS"); g != "" {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+g)
+	}
 	if g := os.Getenv("ACTIONCOST_GODEBUG"); g != "" {
 		// e.g. gctrace=1: each garbage collection of the run, on stderr.
 		cmd.Env = append(cmd.Env, "GODEBUG="+g)
 	}
 	var stdout strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stdout
+	start := time.Now()
 	err = cmd.Run()
+	c.wall = append(c.wall, float64(time.Since(start).Microseconds())/1000)
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
