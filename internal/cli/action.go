@@ -12,7 +12,6 @@ import (
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
-	"github.com/greenlight-ci/breaker/internal/rx"
 )
 
 const actionHelp = `Usage: breaker action
@@ -68,7 +67,6 @@ func runAction(ctx context.Context, env *Env, args []string) int {
 		// (bench/actioncost, alternating). GOMAXPROCS, when set, decides.
 		runtime.GOMAXPROCS(1)
 	}
-	rx.Warm()
 	return runActionWith(ctx, env, defaultActionDeps())
 }
 

@@ -1,0 +1,4 @@
+package rx
+
+// Warm compiles every expression, for the tests.
+var Warm = warm
