@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/action"
@@ -56,34 +55,19 @@ func runAction(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "breaker action: unexpected argument %q; the action is configured through its inputs\n", args[0])
 		return ExitUsage
 	}
-	oneShotGC(env)
 	if env.Getenv("GOMAXPROCS") == "" {
 		// A run mostly waits for GitHub. With a second processor, a
-		// collection still marking during a wait lets the runtime's idle
+		// collection still marking during a wait let the runtime's idle
 		// mark worker spin on it: at 100 ledger entries the run's CPU
 		// flipped between about 65 and 100 ms from run to run (gctrace: one
-		// cycle, 20 ms of CPU). On one, 60 ms every time, and a fifth less
-		// CPU at 1,000 entries for about 12 MB more memory
-		// (bench/actioncost, alternating). GOMAXPROCS, when set, decides.
+		// cycle, 20 ms of CPU). On one, about 60 ms every time; and the
+		// collector at twice its default target, which had bought a fifth
+		// less CPU at 1,000 entries on two, buys 3 % there for 17 MB more,
+		// so the run keeps the default (bench/actioncost, alternating).
+		// GOMAXPROCS, when set, decides.
 		runtime.GOMAXPROCS(1)
 	}
 	return runActionWith(ctx, env, defaultActionDeps())
-}
-
-// oneShotGCPercent is the garbage collector's target for a breaker action
-// or evaluate run (GOGC's default is 100).
-const oneShotGCPercent = 200
-
-// oneShotGC sets the garbage collector's target for a command that reads,
-// decides and exits (action, evaluate), unless GOGC is set: at twice the
-// default target heap, a 1,000-push line's action run spends a fifth less
-// CPU for about 15 MB more memory (bench/actioncost), and a history read
-// 30,000 commits behind its base with a commit-graph a fifth less for the
-// same peak (bench/run.sh).
-func oneShotGC(env *Env) {
-	if env.Getenv("GOGC") == "" {
-		debug.SetGCPercent(oneShotGCPercent)
-	}
 }
 
 // runActionWith runs the Action with its outside world given.
