@@ -88,33 +88,11 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 // shares the breaker's identity could write the entry the read would stop
 // at.
 func readLine(ctx context.Context, r *run, q LedgerQuery, also []string) (LedgerState, Decoded, int, error) {
-	who := evaluate.Run{PR: q.PR, Branch: q.Branch}
 	var spent RateLimit // a read of the newest commits that was not the whole line
 	if q.PR > 0 && r.in.LedgerKey != "" && r.before != "" {
-		nq := q
-		nq.Newest = true
-		st, err := r.api.ledger.ReadLedger(ctx, nq)
-		if err != nil {
-			return LedgerState{}, Decoded{}, 0, err
-		}
-		who.Commits = st.Commits
-		if !st.Older {
-			read, followed, err := FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, who, also...)
+		st, read, followed, why, err := readNewest(ctx, r, q, also)
+		if err != nil || why == "" {
 			return st, read, followed, err
-		}
-		read, _, err := FollowPrevHeads(ctx, newestOnly{r.api.ledger}, st.Runs, q, who, also...)
-		why := ""
-		switch {
-		case errors.Is(err, errBeyondNewest):
-			why = "its entries name heads older than the newest 100 commits"
-		case err != nil:
-			return LedgerState{}, Decoded{}, 0, err
-		default:
-			why = wholeLine(read, st.Commits, r.before, []byte(r.in.LedgerKey))
-		}
-		if why == "" {
-			r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the line of work's entries are all there")
-			return st, read, 0, nil
 		}
 		r.ax.Logf("breaker: read every page of the ledger: %s", why)
 		spent = st.RateLimit
@@ -125,17 +103,44 @@ func readLine(ctx context.Context, r *run, q LedgerQuery, also []string) (Ledger
 	}
 	st.RateLimit.Queries += spent.Queries
 	st.RateLimit.Cost += spent.Cost
-	who.Commits = st.Commits
-	read, followed, err := FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, who, also...)
+	read, followed, err := FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}, also...)
 	return st, read, followed, err
 }
 
-// wholeLine says why a read of the newest commits may not be the whole
-// line of work ("" when it is): see readLine.
-func wholeLine(read Decoded, commits []string, before string, key []byte) string {
-	if !slices.ContainsFunc(commits, func(c string) bool { return breaker.SameSHA(c, before) }) {
-		return "the push's before, " + breaker.ShortSHA(before) + ", is not among the newest 100 commits"
+// readNewest reads the pull request's newest 100 commits and force pushes
+// and decodes the line from them; why says why that may not be the whole
+// line ("" when it is), and the caller then reads every page.
+func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st LedgerState, read Decoded, followed int, why string, err error) {
+	nq := q
+	nq.Newest = true
+	if st, err = r.api.ledger.ReadLedger(ctx, nq); err != nil {
+		return st, read, 0, "", err
 	}
+	who := evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}
+	if !st.Older { // the pull request is no longer than a page: this is every page
+		read, followed, err = FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, who, also...)
+		return st, read, followed, "", err
+	}
+	if !slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) }) {
+		return st, read, 0, "the push's before, " + breaker.ShortSHA(r.before) + ", is not among the newest 100 commits", nil
+	}
+	read, _, err = FollowPrevHeads(ctx, newestOnly{r.api.ledger}, st.Runs, q, who, also...)
+	switch {
+	case errors.Is(err, errBeyondNewest):
+		return st, read, 0, "its entries name heads older than the newest 100 commits", nil
+	case err != nil:
+		return st, read, 0, "", err
+	}
+	if why = wholeLine(read, r.before, []byte(r.in.LedgerKey)); why == "" {
+		r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the line of work's entries are all there")
+	}
+	return st, read, 0, why, nil
+}
+
+// wholeLine says why the entries read from the newest commits, their
+// names followed, may not be the whole line of work ("" when they are):
+// see readLine.
+func wholeLine(read Decoded, before string, key []byte) string {
 	if len(read.Tampered) > 0 {
 		return "a check run of the breaker holds no entry that reads"
 	}

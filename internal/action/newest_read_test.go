@@ -2,9 +2,11 @@ package action_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
@@ -143,4 +145,85 @@ func TestNewestRead_ALateEntryIsStillCounted(t *testing.T) {
 	if q := r.graphQLSince(n); q < 2 {
 		t.Errorf("the next push read %d GraphQL queries; want every page (the late head is past the newest 100 commits)", q)
 	}
+}
+
+// A keyed push reads every page when the newest 100 commits may not hold
+// the whole line, saying why in the log, and decides as the full read
+// does: a push of more than 100 commits (its before is older than the
+// newest 100), a line that records a reset (checking it needs every
+// commit's author), a check run of the breaker that holds no entry.
+func TestNewestRead_EveryPageWhenTheNewestMayNotBeTheLine(t *testing.T) {
+	t.Parallel()
+	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
+	setup := func(t *testing.T) *rig {
+		r := newRig(t)
+		r.inputs["ledger-key"] = "a-ledger-key-of-the-rig-0123"
+		r.git("checkout", "-q", "-b", "agent/fix-login")
+		r.commitMany("agent/fix-login", 150)
+		return r
+	}
+	push := func(r *rig) (outcome, int) {
+		r.t.Helper()
+		r.results(fail)
+		r.open(7, "agent/fix-login")
+		n := len(r.srv.GraphQLCosts())
+		o := r.push("agent/fix-login")
+		if o.Err != nil || o.Decision == nil {
+			r.t.Fatalf("push: %v\n%s", o.Err, o.stdout)
+		}
+		return o, r.graphQLSince(n)
+	}
+	everyPage := func(t *testing.T, o outcome, queries int, why string) {
+		t.Helper()
+		if queries < 2 || !strings.Contains(o.stdout, "read every page of the ledger: "+why) {
+			t.Errorf("%d GraphQL queries; want every page (2 or more) and the log saying %q\n%s", queries, why, o.stdout)
+		}
+	}
+
+	t.Run("a push of more than 100 commits", func(t *testing.T) {
+		t.Parallel()
+		r := setup(t)
+		r.commit("Fix the login, take 1", "")
+		push(r)
+		r.commitMany("agent/fix-login", 120)
+		r.commit("Fix the login, take 2", "")
+		o, q := push(r)
+		everyPage(t, o, q, "the push's before")
+		if o.Decision.FailedInARow != 2 {
+			t.Errorf("failed in a row: %d; want 2 (both pushes read)", o.Decision.FailedInARow)
+		}
+	})
+
+	t.Run("a reset on the line", func(t *testing.T) {
+		t.Parallel()
+		r := setup(t)
+		for i := range 3 {
+			r.commit("Fix the login, take "+string(rune('1'+i)), "")
+			push(r)
+		}
+		if o := r.comment(7, "alice", "/breaker reset"); o.state() != "CLOSED" {
+			t.Fatalf("the maintainer's reset: %q\n%s", o.state(), o.stdout)
+		}
+		r.commit("Fix the login, take 4", "")
+		o, q := push(r)
+		everyPage(t, o, q, "an entry records a reset")
+		if o.state() != "CLOSED" || o.Decision.FailedInARow != 1 {
+			t.Errorf("the push after the reset: %q, %d failed in a row; want CLOSED and 1 (judged afresh)", o.state(), o.Decision.FailedInARow)
+		}
+	})
+
+	t.Run("a check run that holds no entry", func(t *testing.T) {
+		t.Parallel()
+		r := setup(t)
+		head := r.commit("Fix the login, take 1", "")
+		push(r)
+		r.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: head, Conclusion: "success", Text: "nothing to see",
+			AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+		r.commit("Fix the login, take 2", "")
+		o, q := push(r)
+		everyPage(t, o, q, "a check run of the breaker holds no entry")
+		if o.state() != "OPEN" || o.Decision.TripReason != breaker.TripLedgerTampered {
+			t.Errorf("after the junk check run: %q %s; want OPEN ledger_tampered", o.state(), o.Decision.TripReason)
+		}
+	})
 }
