@@ -80,8 +80,9 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 // its line of work. A push to a pull request with a ledger key first reads
 // only the newest 100 commits and force pushes (one query however long the
 // pull request: issue 29), and keeps that read when it is the whole line:
-// the push's before is among those commits with an entry that verifies
-// (its run read the line, and its names reach every entry of it), every
+// the push's before is among those commits with an entry of this pull
+// request that verifies (its run read the line, and its names reach every
+// entry of it), every
 // head the names reach was read, no entry records a reset (its check needs
 // every commit's author) and none failed to decode. Otherwise it reads
 // everything, as every run without a key does: without one an agent that
@@ -131,7 +132,7 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 	case err != nil:
 		return st, read, 0, "", err
 	}
-	if why = wholeLine(read, r.before, []byte(r.in.LedgerKey)); why == "" {
+	if why = wholeLine(read, who, r.before, []byte(r.in.LedgerKey)); why == "" {
 		r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the line of work's entries are all there")
 	}
 	return st, read, 0, why, nil
@@ -140,7 +141,7 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 // wholeLine says why the entries read from the newest commits, their
 // names followed, may not be the whole line of work ("" when they are):
 // see readLine.
-func wholeLine(read Decoded, before string, key []byte) string {
+func wholeLine(read Decoded, who evaluate.Run, before string, key []byte) string {
 	if len(read.Tampered) > 0 {
 		return "a check run of the breaker holds no entry that reads"
 	}
@@ -149,10 +150,10 @@ func wholeLine(read Decoded, before string, key []byte) string {
 		if e.Reset != nil {
 			return "an entry records a reset"
 		}
-		verified = verified || (breaker.SameSHA(e.Head, before) && ledger.Verify(e, key))
+		verified = verified || (breaker.SameSHA(e.Head, before) && who.Belongs(e) && ledger.Verify(e, key))
 	}
 	if !verified {
-		return "no entry at the push's before, " + breaker.ShortSHA(before) + ", verifies"
+		return "no entry of this pull request at the push's before, " + breaker.ShortSHA(before) + ", verifies"
 	}
 	return ""
 }
