@@ -88,6 +88,9 @@ func newWalker(src *source, shallow map[plumbing.Hash]bool) *walker {
 	return w
 }
 
+// maxPresize bounds presize's guess (a few MB of table).
+const maxPresize = 1 << 16
+
 // presize sizes the graph nodes' table for the walk ahead: about as many
 // commits as the tips' generations differ by (the walk from the newer
 // tip down to the older one's level), so it is not grown and rehashed
@@ -100,7 +103,9 @@ func (w *walker) presize(head, base *node) {
 	if base.Gen > head.Gen {
 		d = base.Gen - head.Gen
 	}
-	n := min(int(min(d, 1<<20))+64, w.src.graph.Count())
+	// At most maxPresize: the generations are the graph file's word, and
+	// the file may be the agent's; a longer walk grows the table.
+	n := min(int(min(d, maxPresize))+64, w.src.graph.Count())
 	if n > 1024 {
 		old := w.atPos
 		w.atPos = make(map[uint32]*node, n)
