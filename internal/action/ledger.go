@@ -244,10 +244,12 @@ func resetUnverified(ctx context.Context, r *run, pr int, e ledger.Entry, pusher
 }
 
 // maxPrevRounds bounds the rounds of following earlier heads: the names
-// form a skip list of fan-out ledger.SkipBase, read a round a level (five
-// levels reach 32,768 pushes), and a rewritten head's history takes a
-// round of its own.
-const maxPrevRounds = 16
+// form a skip list with express links of fan-out ledger.SkipBase, which
+// reach every entry within about 2b rounds a level (ten levels reach
+// ledger.MaxSeq), and a rewritten head's history takes a round of its
+// own. The heads read are bounded too (10 × ledger.MaxPrevHeads): a round
+// reads at least one new head, or the following ends.
+const maxPrevRounds = 2*(ledger.SkipBase-1)*10 + 1 + 16
 
 // Decoded is the ledger as read out of check runs: the entries of the
 // breaker's own app, oldest first, the heads whose record was rewritten,

@@ -428,15 +428,17 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 // first; since is the oldest of them in this head's history; seq is the
 // entry's place in the line (ledger.Entry.Seq).
 //
-// The names form a skip list over Seq with fan-out ledger.SkipBase = b:
-// the entries since the last multiple of b, the multiples of b since the
-// last multiple of b², the multiples of b² since the last of b³, and so
-// on up to the top level. An entry at a multiple of b names, by the same
-// rule, the b entries before it; one at a multiple of b² the b multiples
-// of b before it: so the reader, following names a round a level,
-// reaches every entry of the line, while each entry names about b heads a
-// level (a few dozen for a line of thousands of pushes) instead of every
-// earlier head (which made the ledger grow as pushes²). Heads in this
+// The names form a skip list over Seq with express links of fan-out
+// ledger.SkipBase = b: every entry names the entries one below it (all the
+// heads at the highest seq its run read), and an entry at a multiple of b
+// also the entry b below, at a multiple of b² also the one b² below, and
+// so on. Following the links one below reaches every entry of the line;
+// the express links bound the rounds (at most about 2b a level: down to
+// the nearest multiple of each level, then across it). An entry names a
+// head or two and one more a level it sits on, so it stays under 2 KB
+// however long the line (the version before named about b heads a level:
+// 2.5 KB at the 1,000th push; before that, every earlier head, and the
+// ledger grew as pushes²). Heads in this
 // head's history are named too where the list has them: a later force push
 // may take them away, and a reader of the newest commits only does not
 // read them. Any entry of the line the list does not reach (an entry from
@@ -508,20 +510,21 @@ func NamePrevHeads(line []ledger.Entry, history map[string]bool, head string) (p
 			picked = append(picked, h)
 		}
 	}
-	for span := ledger.SkipBase; ; span *= ledger.SkipBase {
-		step := span / ledger.SkipBase
-		lo := (seq - 1) / span * span
-		for p := max(lo, step); p < seq; p += step {
-			for _, h := range bySeq[p] {
-				name(h)
-			}
-		}
-		if lo == 0 || span > ledger.MaxSeq {
-			break
+	// The entries one below (every head at the highest seq read), and one
+	// express link a level: b entries below at a multiple of b, b² below at
+	// a multiple of b², and so on.
+	pick := func(p int) {
+		for _, h := range bySeq[p] {
+			name(h)
 		}
 	}
+	pick(seq - 1)
+	for span := ledger.SkipBase; span < seq && seq%span == 0; span *= ledger.SkipBase {
+		pick(seq - span)
+	}
 	// What the reader reaches from these names, following the names of the
-	// entries it reads.
+	// entries it reads (this head's earlier entries too: a re-run reads them
+	// with its own).
 	reach := map[string]bool{}
 	walk := func(h string) {
 		stack := []string{h}
@@ -534,6 +537,7 @@ func NamePrevHeads(line []ledger.Entry, history map[string]bool, head string) (p
 			}
 		}
 	}
+	walk(self)
 	for _, h := range picked {
 		walk(h)
 	}

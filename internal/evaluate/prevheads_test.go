@@ -72,8 +72,9 @@ func (w *lineWriter) reach(e ledger.Entry, history map[string]bool) (map[string]
 }
 
 // A line of force pushes only (no entry in the newest head's history):
-// the newest entry names a few heads a level, and following the names
-// reaches every earlier entry in a round or so a level.
+// every entry names the one below it and an express link a level it sits
+// on, and following the names reaches every earlier entry within about
+// 2b rounds a level.
 func TestNamePrevHeads_ASkipListReachesEveryEntry(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{1, 2, 7, 8, 9, 63, 64, 65, 511, 513, 700} {
@@ -92,11 +93,13 @@ func TestNamePrevHeads_ASkipListReachesEveryEntry(t *testing.T) {
 		for span := ledger.SkipBase; span < n; span *= ledger.SkipBase {
 			levels++
 		}
-		if max := levels * ledger.SkipBase; len(last.PrevHeads) > max {
-			t.Errorf("%d entries: the newest names %d heads, want at most %d (%d levels of %d)", n, len(last.PrevHeads), max, levels, ledger.SkipBase)
+		for _, e := range w.entries {
+			if max := 1 + levels; len(e.PrevHeads) > max {
+				t.Errorf("%d entries: entry %d (seq %d) names %d heads, want at most %d (one below, one a level)", n, e.RunID, e.Seq, len(e.PrevHeads), max)
+			}
 		}
-		if rounds > levels+1 {
-			t.Errorf("%d entries: %d rounds to reach them all, want at most %d", n, rounds, levels+1)
+		if max := 2*(ledger.SkipBase-1)*levels + 1; rounds > max {
+			t.Errorf("%d entries: %d rounds to reach them all, want at most %d", n, rounds, max)
 		}
 		if last.Seq != n {
 			t.Errorf("%d entries: the newest's seq is %d", n, last.Seq)
@@ -173,4 +176,45 @@ func TestNamePrevHeads_ASeqAtTheBoundStaysReadable(t *testing.T) {
 	if _, err := ledger.Decode(block); err != nil {
 		t.Fatalf("the next entry does not decode: %v", err)
 	}
+}
+
+// Issue 29's size line: an entry for a push with 20 failing tests in a
+// suite of 20,000, signed, stays within 2 KB at every push of a long line
+// (here 600, three quarters force-pushed away, so the names are all it
+// has), the entries at multiples of 8, 64 and 512 with their express links
+// included. The line's first entry, with its filter, may be larger.
+func TestNamePrevHeads_AnEntryStaysWithin2KB(t *testing.T) {
+	t.Parallel()
+	key := []byte("a-ledger-key-of-the-test-0123")
+	var tests []ledger.Test
+	for i := range 20 {
+		tests = append(tests, ledger.Test{Suite: fmt.Sprintf("cache/pkg%03d", i), Name: fmt.Sprintf("TestCache%05d", i), Status: "fail",
+			Fingerprint: ledger.Fingerprint("got 1, want 2", "")})
+	}
+	w := &lineWriter{}
+	var onBranch []string
+	largest, at := 0, 0
+	for i := range 600 {
+		h := w.head()
+		history := map[string]bool{}
+		if i >= 450 { // the newest quarter is the branch; the rest was force-pushed away
+			onBranch = append(onBranch, h)
+			for _, b := range onBranch {
+				history[b] = true
+			}
+		}
+		e := w.write(h, history)
+		e.Event, e.PR, e.Branch, e.Checkpoint = "push", 7, "agent/S-1", strings.Repeat("b8", 20)
+		e.Counts = ledger.Counts{Total: 20000, Passed: 19980, Failed: 20}
+		e.Verdict = ledger.Verdict{State: "CLOSED", TotalFailed: 1}
+		e.Tests, e.Known = tests, &ledger.Known{}
+		block, _ := ledger.Encode(e, key)
+		if len(block) > largest {
+			largest, at = len(block), e.Seq
+		}
+	}
+	if largest > 2048 {
+		t.Errorf("the largest entry is %d bytes (seq %d); want at most 2,048", largest, at)
+	}
+	t.Logf("largest entry %d bytes, at seq %d", largest, at)
 }

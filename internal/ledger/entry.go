@@ -72,10 +72,11 @@ type Entry struct {
 	// Seq is the entry's place in its line of work: one more than the
 	// highest Seq among the line's entries its run read. PrevHeads name the
 	// line's entries by Seq as a skip list (evaluate.Snapshot.PrevHeads):
-	// the newest pushes in full, and every SkipBase-th, SkipBase²-th ...
-	// entry before them, each of which names its own stretch; so an entry
-	// names a few dozen heads however long the line, and the reader still
-	// reaches every one of them, a round a level.
+	// the entries one below, and one express link a level the entry sits
+	// on (SkipBase below at a multiple of SkipBase, SkipBase² below at a
+	// multiple of SkipBase², ...); so an entry names a head or two and one
+	// a level however long the line, and the reader still reaches every
+	// entry, within about 2·SkipBase rounds a level.
 	Seq int `json:"seq,omitempty"`
 	// Checkpoint is the slice's checkpoint as this run found it: the commit
 	// its first attempt started from. The first entry of a slice that has
@@ -300,7 +301,7 @@ const MaxPrevHeads = 1000
 // MaxSeq bounds an entry's place in its line: a billion pushes.
 const MaxSeq = 1_000_000_000
 
-// SkipBase is the fan-out of the skip list PrevHeads form (Seq).
+// SkipBase is the fan-out of the skip list's express links (Seq).
 const SkipBase = 8
 
 // MaxText is GitHub's limit on a check run's output text, in characters.
