@@ -115,9 +115,11 @@ func subject(msg string) string {
 func (r *Repo) changes(ctx context.Context, c *object.Commit) (files []breaker.FileChange, cut bool, notes []string, err error) {
 	var from plumbing.Hash
 	if len(c.ParentHashes) > 0 {
-		if from, err = r.treeOf(c.ParentHashes[0]); err != nil {
+		parent, err := object.GetCommit(r.store, c.ParentHashes[0])
+		if err != nil {
 			return nil, false, nil, err
 		}
+		from = parent.TreeHash
 	}
 	changes, cut, err := r.diffTrees(from, c.TreeHash, maxPaths)
 	if err != nil {
@@ -160,23 +162,6 @@ func (r *Repo) changes(ctx context.Context, c *object.Commit) (files []breaker.F
 	}
 	slices.SortFunc(out, func(a, b breaker.FileChange) int { return strings.Compare(a.Path, b.Path) })
 	return out, cut, notes, nil
-}
-
-// treeOf is commit h's tree: from the commit's header alone when the
-// packs hold it (inflated up to its first line), else from the whole
-// commit.
-func (r *Repo) treeOf(h plumbing.Hash) (plumbing.Hash, error) {
-	if o, ok := r.store.(*objectStore); ok && o.fast != nil {
-		var scratch []byte
-		if hd, ok, err := o.fast.CommitHeader(h, &scratch); err == nil && ok && !hd.Tree.IsZero() {
-			return hd.Tree, nil
-		}
-	}
-	c, err := object.GetCommit(r.store, h)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return c.TreeHash, nil
 }
 
 // withinRenameLimit reports whether changes has at most renameLimit added

@@ -24,7 +24,6 @@ type Repo struct {
 	store  storage.Storer
 	layout layout
 	ext    map[string]string // the repository extensions in use, lower-cased
-	trees  treeCache         // parsed trees the changed-path diffs share
 }
 
 // Open opens the git repository containing dir, looking upwards for the

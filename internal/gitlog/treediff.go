@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -200,9 +199,6 @@ func (d *treeDiff) tree(h plumbing.Hash) ([]treeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	if es, ok := d.repo.trees.get(h); ok {
-		return es, nil
-	}
 	obj, err := d.repo.store.EncodedObject(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("tree %s: %w", h, err)
@@ -211,62 +207,7 @@ func (d *treeDiff) tree(h plumbing.Hash) ([]treeEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tree %s: %w", h, err)
 	}
-	es, err := parseTree(raw)
-	if err == nil {
-		d.repo.trees.put(h, es, len(raw))
-	}
-	return es, err
-}
-
-// treeCache keeps the trees the changed-path diffs parsed, newest last, up
-// to maxTreeCache bytes of tree: one commit's tree is the next commit's
-// parent tree, and both are read again by the diffs of the commits around
-// them (their root, and every directory the branch keeps changing). The
-// readers of a Log share it.
-type treeCache struct {
-	mu    sync.Mutex
-	m     map[plumbing.Hash]cachedTree
-	order []plumbing.Hash // oldest first
-	bytes int
-}
-
-type cachedTree struct {
-	entries []treeEntry
-	size    int
-}
-
-// maxTreeCache bounds the cache's trees (their raw bytes, which their
-// entries' names point into).
-const maxTreeCache = 8 << 20
-
-func (c *treeCache) get(h plumbing.Hash) ([]treeEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t, ok := c.m[h]
-	return t.entries, ok
-}
-
-func (c *treeCache) put(h plumbing.Hash, es []treeEntry, size int) {
-	if size > maxTreeCache/4 {
-		return // one huge tree would push out everything else
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[plumbing.Hash]cachedTree{}
-	}
-	if _, ok := c.m[h]; ok {
-		return
-	}
-	for c.bytes+size > maxTreeCache && len(c.order) > 0 {
-		old := c.order[0]
-		c.order = c.order[1:]
-		c.bytes -= c.m[old].size
-		delete(c.m, old)
-	}
-	c.m[h] = cachedTree{entries: es, size: size}
-	c.order = append(c.order, h)
-	c.bytes += size
+	return parseTree(raw)
 }
 
 // objectBytes returns an object's content, without copying a rawObject's.

@@ -180,8 +180,8 @@ func (g *Graph) Header(h plumbing.Hash) (Header, bool) {
 	if !ok {
 		return Header{}, false
 	}
-	hd, ok := g.At(pos)
-	if !ok {
+	var hd Header
+	if !g.Row(pos, &hd) {
 		return Header{}, false
 	}
 	for _, p := range hd.ParentPos {
@@ -202,7 +202,7 @@ func (g *Graph) Count() int {
 }
 
 // Lookup is commit h's position in the graph, searched once: a walk then
-// follows parent positions (At).
+// follows parent positions (Row).
 func (g *Graph) Lookup(h plumbing.Hash) (uint32, bool) {
 	for i := len(g.layers) - 1; i >= 0; i-- {
 		l := g.layers[i]
@@ -223,19 +223,12 @@ func (g *Graph) HashAt(pos uint32) (plumbing.Hash, bool) {
 	return h, ok
 }
 
-// At is the walk's view of the commit at position pos: its generation,
-// committer time and parents' positions (ParentPos), false when pos or a
-// parent slot lies outside the graph (a file the agent wrote: the caller
-// then reads the commit object).
-func (g *Graph) At(pos uint32) (Header, bool) {
-	var hd Header
-	ok := g.Row(pos, &hd)
-	return hd, ok
-}
-
-// Row is At into hd, whose ParentPos backing array the caller may lend
-// (the parents' positions are appended to hd.ParentPos[:0]): a walk then
-// allocates nothing a commit.
+// Row is the walk's view of the commit at position pos, read into hd: its
+// generation, committer time and parents' positions (ParentPos, appended
+// to hd.ParentPos[:0], whose backing array the caller may lend: a walk
+// then allocates nothing a commit). False when pos or a parent slot lies
+// outside the graph (a file the agent wrote: the caller then reads the
+// commit object).
 func (g *Graph) Row(pos uint32, hd *Header) bool {
 	l, at, ok := g.layerOf(pos)
 	if !ok {

@@ -21,13 +21,10 @@ const GenUnknown = math.MaxUint64
 // committer time (Unix seconds) and, when a commit-graph covers it, its
 // generation number (else GenUnknown).
 type Header struct {
-	// Tree is the commit's tree, when the header was read from the
-	// commit (ParseHeader); zero from the commit-graph.
-	Tree    plumbing.Hash
 	Parents []plumbing.Hash
 	When    int64
 	Gen     uint64
-	// InGraph says the header came from the commit-graph (Graph.At): Pos
+	// InGraph says the header came from the commit-graph (Graph.Row): Pos
 	// is the commit's position there and ParentPos its parents', which a
 	// walk follows without searching for them; Parents is then empty
 	// (Graph.HashAt names them).
@@ -36,8 +33,8 @@ type Header struct {
 	ParentPos []uint32
 }
 
-// ParseHeader reads the tree, the parents and the committer time of a raw
-// commit, stopping at the blank line before the message.
+// ParseHeader reads the parents and the committer time of a raw commit,
+// stopping at the blank line before the message.
 func ParseHeader(raw []byte) (Header, error) {
 	hd := Header{Gen: GenUnknown}
 	for len(raw) > 0 {
@@ -47,10 +44,6 @@ func ParseHeader(raw []byte) (Header, error) {
 			break
 		}
 		switch {
-		case bytes.HasPrefix(line, []byte("tree ")) && hd.Tree.IsZero():
-			// A tree line that does not read leaves Tree zero: the caller
-			// then reads the commit whole, as the walk never needs it.
-			hd.Tree, _ = parseHash(line[len("tree "):])
 		case bytes.HasPrefix(line, []byte("parent ")):
 			h, ok := parseHash(line[len("parent "):])
 			if !ok {
