@@ -195,10 +195,23 @@ type Decision struct {
 	// Detail is the chosen policy's own state (*PRPState, *BMADState,
 	// *LizaState); nil under greenlight.
 	Detail PolicyDetail
-	Pushes []PushSummary // every observed push of the slice, oldest first
+	// Pushes are the slice's newest observed pushes (at most Window),
+	// oldest first; Earlier counts the ones before them.
+	Pushes  []PushSummary
+	Earlier Earlier
+	// Carry is the fold of every observed push of the slice but the newest
+	// Window-1: what this run's ledger entry keeps, so the next run needs
+	// the newest entries, not every one.
+	Carry  *Carry `json:"-"`
 	Ledger LedgerInfo
 	Base   Base
 	Notes  []string
+}
+
+// Earlier counts the observed pushes before Decision.Pushes.
+type Earlier struct {
+	Pushes int // observed, the ones before the reset included
+	Failed int // of them, with results, after the reset, failed
 }
 
 // Limits are the thresholds the policy applied.

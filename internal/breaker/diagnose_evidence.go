@@ -55,7 +55,7 @@ func (e *evaluator) evidenceDiagnostic(d Decision) (Diagnostic, bool) {
 		if len(commits[i]) == 0 {
 			strategy = "(its commits are no longer on the branch: force-pushed away)"
 		}
-		fp := e.pushes[i].Tests[test].Fingerprint
+		fp := e.window[i].Tests[test].Fingerprint
 		if fp != "" {
 			// The fingerprint is a hash no one reads: the errors are named
 			// A, B, C... in the order CI first showed them.
@@ -177,23 +177,15 @@ func (e *evaluator) evidenceTest(d Decision) (test string, others []string, ok b
 	return test, others, true
 }
 
-// pushCommits are, for each of e.pushes, the commits it brought onto the
-// current history (none for a head force-pushed away).
+// pushCommits are, for each push of the window, the commits it brought
+// onto the current history (none for a head force-pushed away).
 func (e *evaluator) pushCommits() [][]Commit {
-	idx := make(map[string]int, len(e.in.Commits))
-	for i, c := range e.in.Commits {
-		idx[strings.ToLower(c.SHA)] = i
-	}
-	out := make([][]Commit, len(e.pushes))
-	last := -1
-	for i, p := range e.pushes {
-		h, ok := idx[strings.ToLower(p.Head)]
-		if !ok {
-			continue
-		}
-		if h > last {
-			out[i] = e.in.Commits[last+1 : h+1]
-			last = h
+	split := len(e.pushes) - len(e.window)
+	lo, hi := pushRanges(e.pushes, e.commitIndex(), split, e.edge())
+	out := make([][]Commit, len(e.window))
+	for i := range e.window {
+		if l, h := lo[split+i], hi[split+i]; l <= h {
+			out[i] = e.in.Commits[l : h+1]
 		}
 	}
 	return out
@@ -250,13 +242,13 @@ func (e *evaluator) evidenceError(d Decision, test string) string {
 			return out
 		}
 	}
-	for i := len(e.pushes) - 1; i >= 0; i-- {
-		if pt, ok := e.pushes[i].Tests[test]; ok && pt.Status.Failed() {
+	for i := len(e.window) - 1; i >= 0; i-- {
+		if pt, ok := e.window[i].Tests[test]; ok && pt.Status.Failed() {
 			if pt.Message != "" {
 				return pt.Message
 			}
 			return fmt.Sprintf("CI saw %s %s at %s (error fingerprint %s); this run has no output for it: the output is in the log of the run that observed %s.",
-				test, pt.Status, ShortSHA(e.pushes[i].Head), orNone(pt.Fingerprint), ShortSHA(e.pushes[i].Head))
+				test, pt.Status, ShortSHA(e.window[i].Head), orNone(pt.Fingerprint), ShortSHA(e.window[i].Head))
 		}
 	}
 	return fmt.Sprintf("No CI output for %s.", test)
@@ -299,8 +291,13 @@ func (e *evaluator) evidenceHypothesis(d Decision, test string, sameRun int) str
 	case sameRun >= 2:
 		return from + fmt.Sprintf("the same error at %d pushes in a row: the changes did not reach the code path that fails.", sameRun)
 	}
-	for n, c := range otherEvery {
-		if c == observed && observed > 1 {
+	others := make([]string, 0, len(otherEvery))
+	for n := range otherEvery {
+		others = append(others, n)
+	}
+	sort.Strings(others) // the same test named at every run, not the map's pick
+	for _, n := range others {
+		if c := otherEvery[n]; c == observed && observed > 1 {
 			return from + fmt.Sprintf("%s fails at every push as well: the changes break what they do not target.", n)
 		}
 	}

@@ -8,8 +8,11 @@ type evaluator struct {
 	in     Input
 	p      Policy
 	notes  []string
-	pushes []Push // the slice's observed pushes, deduplicated, oldest first
+	pushes []Push // the slice's observed pushes, deduplicated, oldest first (after in.Carry's)
 	prior  int    // how many of pushes were observed up to the reset record
+	// window are the newest Window of pushes, the ones the decision
+	// summarises (Decision.Pushes, aligned).
+	window []Push
 }
 
 // Evaluate folds the branch's commits and this run's observation into the
@@ -57,8 +60,12 @@ func Evaluate(in Input) Decision {
 	}
 	t := fold(current, d.Limits)
 	pt := e.foldPushes(atts, current)
+	e.window = e.pushes[len(e.pushes)-len(pt.summaries):]
 	d.Pushes = pt.summaries
-	d.FailedInARow = pt.streak
+	d.FailedInARow = pt.Streak
+	d.Earlier = Earlier{Pushes: pt.Pushes - len(pt.summaries), Failed: pt.Failed - windowFailed(pt.summaries)}
+	d.Carry = pt.next
+	d.Carry.Slice, d.Carry.Others = slice, otherSlices(in, slice)
 	if n := len(d.Pushes); n > 0 {
 		last := d.Pushes[n-1]
 		d.HeadPasses = last.Source == PushFromRun && last.Infra == "" && len(last.Failing) == 0 && headRan(in)
@@ -67,29 +74,29 @@ func Evaluate(in Input) Decision {
 	if len(pt.flaky) > 0 {
 		e.notef("flaky across pushes (failed, passed, then failed again): %s; a pass of a flaky test is not progress", strings.Join(pt.flaky, ", "))
 	}
-	t.total = max(t.total+pt.extra, pt.floor)
+	t.total = max(t.total+pt.Extra, pt.Floor)
 	if t.reason == TripNone {
 		switch {
-		case pt.noResults:
+		case pt.NoResults:
 			t.reason = TripNoResults
-		case pt.noProgress:
+		case pt.NoProgress:
 			t.reason = TripNoProgress
 		case t.total >= d.Limits.Slice:
 			t.reason = TripSliceCeiling
 		}
 	}
-	if pt.recorded != nil && t.reason != pt.recorded.TripReason {
+	if pt.Recorded != nil && t.reason != pt.Recorded.TripReason {
 		// An earlier run found the slice OPEN: it stays OPEN for the reason
 		// it tripped for, whatever the pushes since add (what it judged may
 		// have been force-pushed away; its verdict was not).
 		test := ""
-		if pt.recorded.TripReason == TripPerTest {
+		if pt.Recorded.TripReason == TripPerTest {
 			test = t.test
 		}
 		if t.reason == TripNone {
-			e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", pt.recorded.TripReason)
+			e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", pt.Recorded.TripReason)
 		}
-		t.reason, t.test = pt.recorded.TripReason, test
+		t.reason, t.test = pt.Recorded.TripReason, test
 	}
 	if len(in.Ledger.SetAside) > 0 {
 		e.notef("check runs of the breaker's name that did not verify, written before the verified reset, are set aside by it: %s",
@@ -202,6 +209,32 @@ func (e *evaluator) baseNotes(ps []PushSummary) (unobserved bool) {
 		return true
 	}
 	return false
+}
+
+// otherSlices says the line holds a push decided for a slice other than
+// slice (or the carry says it did).
+func otherSlices(in Input, slice string) bool {
+	if in.Carry != nil && (in.Carry.Others || in.Carry.Slice != slice) {
+		return true
+	}
+	for _, p := range in.Pushes {
+		if p.Slice != "" && p.Slice != slice {
+			return true
+		}
+	}
+	return false
+}
+
+// windowFailed counts the summarised pushes with results, after the
+// reset, that failed (what Carry.Failed counts).
+func windowFailed(ps []PushSummary) int {
+	n := 0
+	for _, p := range ps {
+		if p.Failed && !p.Prior && p.Infra == "" {
+			n++
+		}
+	}
+	return n
 }
 
 // headRan reports whether this run's results hold at least one test.

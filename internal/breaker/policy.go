@@ -98,7 +98,7 @@ func CheckThreshold(n int) error {
 func (e *evaluator) policyPushes(d Decision) []Push {
 	var out []Push
 	for i, p := range e.pushes {
-		if i < len(d.Pushes) && d.Pushes[i].Prior {
+		if i < e.prior {
 			continue
 		}
 		if p.Infra == "" {
@@ -111,8 +111,11 @@ func (e *evaluator) policyPushes(d Decision) []Push {
 // recordedOpen is the first OPEN verdict an observed push after the reset
 // keeps in the ledger (a manual pull cord is not a trip), nil when none.
 func (e *evaluator) recordedOpen(d Decision) *Verdict {
+	if e.in.Carry != nil && e.in.Carry.Recorded != nil {
+		return e.in.Carry.Recorded
+	}
 	for i, p := range e.pushes {
-		if i < len(d.Pushes) && d.Pushes[i].Prior {
+		if i < e.prior {
 			continue
 		}
 		if v := p.Verdict; v != nil && v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone {

@@ -72,14 +72,13 @@ func TestFoldPushes_ProgressTable(t *testing.T) {
 				base[u[1:]] = true
 			}
 		}
-		tally := foldPushes(ps, 0, 3, never, never, base)
 		var marks []string
-		for _, s := range tally.summaries {
+		foldEach(nil, ps, 0, 3, never, never, base, func(s PushSummary) {
 			marks = append(marks, map[bool]string{true: "F", false: "."}[s.Failed])
-		}
+		})
 		trip := 0
 		for n := 1; n <= len(ps) && trip == 0; n++ {
-			if foldPushes(ps[:n], 0, 3, never, never, base).noProgress {
+			if foldPushes(nil, ps[:n], 0, 3, never, never, base).NoProgress {
 				trip = n
 			}
 		}
@@ -108,7 +107,7 @@ func TestFoldPushes_NamesFlakyTests(t *testing.T) {
 		mk(map[string]TestStatus{"T": StatusFail, "Q": StatusFail}),
 	}
 	never := func(int) bool { return false }
-	if got := foldPushes(ps, 0, 3, never, never, nil).flaky; len(got) != 1 || got[0] != "Q" {
+	if got := foldPushes(nil, ps, 0, 3, never, never, nil).flaky; len(got) != 1 || got[0] != "Q" {
 		t.Errorf("flaky = %v, want [Q]", got)
 	}
 }

@@ -53,6 +53,11 @@ type Push struct {
 	// designates at Head (StatusAbsent when it designates none), matched by
 	// the adapter as for this run's observation.
 	Declared map[string]PushTest
+	// KnownBefore are tests failing here for the first time in the line
+	// that ran at an earlier push (the entry's passed_before): their pass
+	// after this failure is not progress. Folding the whole line knows it
+	// from the earlier pushes too.
+	KnownBefore []string
 	// Verdict is what the observing run decided (ledger pushes only): an
 	// OPEN verdict stays OPEN, and its count is a floor, even when a force
 	// push took the commits it judged away.
@@ -121,26 +126,6 @@ type LedgerInfo struct {
 	SetAside []string
 }
 
-// pushTally is the fold of the observed pushes of a slice.
-type pushTally struct {
-	summaries  []PushSummary
-	streak     int  // failed pushes in a row at the end
-	noProgress bool // the streak reached the limit at some push (sticky)
-	extra      int  // failed pushes counted by evidence alone
-	// recorded is the earliest OPEN verdict a counted ledger push keeps,
-	// and floor the highest count one kept.
-	recorded *Verdict
-	floor    int
-	// noResults is set when the streak that reached the limit was made of
-	// heads without results.
-	noResults     bool
-	resultsStreak int
-	// flaky are tests that failed, passed and failed again across the
-	// pushes: named in the report, never progress.
-	flaky           []string
-	passedAfterFail map[string]bool
-}
-
 // dedupePushes keeps one observation per head, at the position of the
 // first and with the data of the last that ran the tests (a re-run of the
 // same head, and the push + pull_request pair of one head, count once),
@@ -174,254 +159,6 @@ func dedupePushes(ps []Push) []Push {
 		return a.ObservedAt.Before(b.ObservedAt)
 	})
 	return out
-}
-
-// foldPushes walks the slice's pushes in order (DESIGN §2). prior pushes
-// (before the reset) are summarised but neither counted nor part of the
-// streak; they are history for what progress means. declared(i) says
-// whether push i's commits declare attempts, failedAttempt(i) whether one
-// of them counted as failed.
-//
-// A push makes progress only when CI shows something it had not shown
-// before: a test passing that failed at every earlier push where it ran,
-// or fewer failing tests than at every earlier push. Oscillating between
-// failing sets, or a flaky test passing again, is not progress; a push
-// with failing tests and no progress is failed.
-//
-// The fold is a sequence of named steps over one pushFold: a push whose
-// tests did not run (untested), the failing set with the base's and the
-// vanished tests (failingAt), progress (progressAt), the tests' history
-// (remember), flaky tests (flakyAt), and the streak (count).
-func foldPushes(ps []Push, prior int, limit int, declared func(i int) bool, failedAttempt func(i int) bool, base map[string]bool) pushTally {
-	f := pushFold{
-		t:     pushTally{passedAfterFail: map[string]bool{}},
-		limit: limit, base: base, flips: flipping(ps, base),
-		everFailed: map[string]bool{}, ran: map[string]int{}, failedN: map[string]int{},
-		minFailing: -1,
-	}
-	for i, p := range ps {
-		s := PushSummary{Head: p.Head, ObservedAt: p.ObservedAt, Source: p.Source, Infra: p.Infra, Prior: i < prior, Declared: declared(i)}
-		if p.Infra != "" {
-			f.untested(p, &s)
-		} else {
-			f.hadResults = true
-			f.t.resultsStreak = 0
-			failing, steady := f.failingAt(p, &s)
-			f.progressAt(p, &s, steady)
-			s.Failed = len(failing) > 0 && !s.Progress
-			s.Failing = sortedKeys(failing)
-			f.remember(p, s.Vanished)
-			f.flakyAt(failing)
-			if f.minFailing < 0 || steady < f.minFailing {
-				f.minFailing = steady
-			}
-			f.count(&s, failedAttempt(i))
-		}
-		f.t.record(p, s.Prior)
-		f.t.summaries = append(f.t.summaries, s)
-	}
-	sort.Strings(f.t.flaky)
-	return f.t
-}
-
-// pushFold is the state foldPushes carries from push to push.
-type pushFold struct {
-	t     pushTally
-	limit int
-	base  map[string]bool // the base's failures: no history for progress
-	flips map[string]bool // tests that fail, pass and fail again anywhere
-	// everFailed are the tests that failed at an earlier push; ran and
-	// failedN count, by test, the pushes where it ran and where it failed.
-	everFailed   map[string]bool
-	ran, failedN map[string]int
-	minFailing   int  // the fewest steady failing tests at an earlier push; -1 before any
-	hadResults   bool // an earlier push had results
-}
-
-// untested folds a push whose tests did not run. Missing results after
-// pushes that had them, and a head that does not build, are failed
-// pushes: never a way to stop counting. A cancelled run is not counted.
-func (f *pushFold) untested(p Push, s *PushSummary) {
-	counted := p.InfraKind == InfraBuild || p.InfraKind == InfraConclusion || (p.InfraKind == InfraNoResults && f.hadResults)
-	if !counted || s.Prior {
-		return
-	}
-	s.Failed, s.Counted = true, true
-	f.t.extra++
-	f.t.streak++
-	if p.InfraKind == InfraNoResults {
-		f.t.resultsStreak++
-	} else {
-		f.t.resultsStreak = 0
-	}
-	if f.t.streak >= f.limit {
-		f.t.noProgress = true
-		f.t.noResults = f.t.noResults || f.t.resultsStreak >= f.limit
-	}
-}
-
-// failingAt is the push's failing set: its failing tests that do not fail
-// on the base (those are noted as the base's), and the tests that failed
-// before and are now absent or skipped (a test that vanishes has not
-// passed). steady counts the failing tests that do not flip: what "fewer
-// failing" compares.
-func (f *pushFold) failingAt(p Push, s *PushSummary) (failing map[string]bool, steady int) {
-	failing = map[string]bool{}
-	for name, pt := range p.Tests {
-		switch {
-		case pt.Status.Failed() && f.base[name]:
-			s.BaseFailing = append(s.BaseFailing, name)
-		case pt.Status.Failed():
-			failing[name] = true
-		}
-	}
-	sort.Strings(s.BaseFailing)
-	for name := range f.everFailed {
-		if failing[name] {
-			continue
-		}
-		pt, ok := p.Tests[name]
-		switch {
-		case ok && (pt.Status == StatusSkip || pt.Status == StatusAbsent), !ok && p.Complete:
-			failing[name] = true
-			s.Vanished = append(s.Vanished, name)
-		}
-	}
-	sort.Strings(s.Vanished)
-	for name := range failing {
-		if !f.flips[name] {
-			steady++
-		}
-	}
-	return failing, steady
-}
-
-// progressAt says whether the push made progress: a test passes that
-// failed at every earlier push where it ran (and does not flip), or fewer
-// steady tests fail than at every earlier push.
-func (f *pushFold) progressAt(p Push, s *PushSummary, steady int) {
-	for name, pt := range p.Tests {
-		if pt.Status == StatusPass && f.ran[name] > 0 && f.failedN[name] == f.ran[name] && !f.flips[name] {
-			s.Progress = true
-			return
-		}
-	}
-	if f.minFailing >= 0 && steady < f.minFailing {
-		s.Progress = true
-	}
-}
-
-// remember adds the push to each test's history: where it ran, where it
-// failed (a vanished test has not passed), and which passed after failing.
-func (f *pushFold) remember(p Push, vanished []string) {
-	for name, pt := range p.Tests {
-		switch {
-		case f.base[name]:
-			// the base's failure: no history for progress
-		case pt.Status.Failed():
-			f.everFailed[name] = true
-			f.ran[name]++
-			f.failedN[name]++
-		case pt.Status == StatusPass:
-			f.ran[name]++
-			if f.failedN[name] > 0 && !f.t.flakySeen(name) {
-				f.t.passedAfterFail[name] = true
-			}
-		}
-	}
-	for _, name := range vanished {
-		f.ran[name]++
-		f.failedN[name]++
-	}
-}
-
-// flakyAt names the tests that failed, passed and fail again now.
-func (f *pushFold) flakyAt(failing map[string]bool) {
-	for name := range f.t.passedAfterFail {
-		if failing[name] {
-			f.t.flaky = appendUnique(f.t.flaky, name)
-		}
-	}
-}
-
-// count adds a judged push to the streak of failed pushes: a failed push
-// no failed attempt accounts for is counted by evidence alone, and the
-// streak at the limit trips (no_progress, sticky).
-func (f *pushFold) count(s *PushSummary, failedAttempt bool) {
-	if s.Prior {
-		return
-	}
-	if s.Failed {
-		f.t.streak++
-		if !failedAttempt {
-			s.Counted = true
-			f.t.extra++
-		}
-	} else {
-		f.t.streak = 0
-	}
-	if f.t.streak >= f.limit {
-		f.t.noProgress = true
-	}
-}
-
-// flipping names the tests that fail, pass and fail again somewhere in
-// the pushes (the base's failures aside). Their passes are no progress and
-// their failures do not make a push's failing set smaller or larger, at
-// any push: a pass taken as progress when it was seen is judged again once
-// the test is known to flip, so a stuck test beside a flipping one, or two
-// wrong fixes taking turns, trip as soon as the flip shows.
-func flipping(ps []Push, base map[string]bool) map[string]bool {
-	const failed, passedAfter, flips = 1, 2, 3
-	state := map[string]int{}
-	for _, p := range ps {
-		if p.Infra != "" {
-			continue
-		}
-		for name, pt := range p.Tests {
-			switch st := state[name]; {
-			case base[name] || st == flips:
-			case pt.Status.Failed():
-				if st == passedAfter {
-					state[name] = flips
-				} else {
-					state[name] = failed
-				}
-			case pt.Status == StatusPass && st == failed:
-				state[name] = passedAfter
-			}
-		}
-	}
-	out := map[string]bool{}
-	for name, st := range state {
-		if st == flips {
-			out[name] = true
-		}
-	}
-	return out
-}
-
-// record keeps what a ledger push's verdict says: the first OPEN one (the
-// reason the slice tripped for) and the highest count, whether or not its
-// tests ran (a no_results trip is recorded at a push without results).
-func (t *pushTally) record(p Push, prior bool) {
-	v := p.Verdict
-	if v == nil || prior {
-		return
-	}
-	if v.State == StateOpen && t.recorded == nil && v.TripReason != TripManual && v.TripReason != TripNone {
-		t.recorded = v
-	}
-	t.floor = max(t.floor, v.TotalFailed)
-}
-
-func (t *pushTally) flakySeen(name string) bool {
-	for _, f := range t.flaky {
-		if f == name {
-			return true
-		}
-	}
-	return false
 }
 
 func appendUnique(list []string, s string) []string {
@@ -485,26 +222,13 @@ func slicePushes(ps []Push, slice string) (prior, current []Push, reset *Push) {
 // history, then folds the pushes. A push brought the commits after the
 // previous push's head (in history order) up to its own head; a head that
 // is no longer on the branch (force-pushed away) brought none, and is
-// judged by evidence alone. The first e.prior pushes, observed up to the
-// reset record, are prior.
+// judged by evidence alone. The first push of the window starts after the
+// newest folded push's head (the carry's edge). The first e.prior pushes,
+// observed up to the reset record, are prior.
 func (e *evaluator) foldPushes(all, current []tracked) pushTally {
-	idx := make(map[string]int, len(e.in.Commits))
-	for i, c := range e.in.Commits {
-		idx[strings.ToLower(c.SHA)] = i
-	}
-	lo, hi := make([]int, len(e.pushes)), make([]int, len(e.pushes))
-	last := -1
-	for i, p := range e.pushes {
-		h, ok := idx[strings.ToLower(p.Head)]
-		if !ok {
-			lo[i], hi[i] = 0, -1
-			continue
-		}
-		lo[i], hi[i] = last+1, h
-		if h > last {
-			last = h
-		}
-	}
+	idx := e.commitIndex()
+	split := max(0, len(e.pushes)-Window)
+	lo, hi := pushRanges(e.pushes, idx, split, e.edge())
 	inRange := func(i int, atts []tracked, want func(tracked) bool) bool {
 		for _, a := range atts {
 			if a.idx >= lo[i] && a.idx <= hi[i] && want(a) {
@@ -517,7 +241,55 @@ func (e *evaluator) foldPushes(all, current []tracked) pushTally {
 	failed := func(i int) bool {
 		return inRange(i, current, func(a tracked) bool { return a.Result == OutcomeFail })
 	}
-	return foldPushes(e.pushes, e.prior, e.p.NoProgressLimit, declared, failed, e.in.BaseFailing)
+	return foldPushes(e.in.Carry, e.pushes, e.prior, e.p.NoProgressLimit, declared, failed, e.in.BaseFailing)
+}
+
+// commitIndex maps each commit's lower-case id to its index in Commits.
+func (e *evaluator) commitIndex() map[string]int {
+	idx := make(map[string]int, len(e.in.Commits))
+	for i, c := range e.in.Commits {
+		idx[strings.ToLower(c.SHA)] = i
+	}
+	return idx
+}
+
+// edge is the head of the newest push before e.pushes (the carry's), "" when none.
+func (e *evaluator) edge() string {
+	if e.in.Carry != nil {
+		return e.in.Carry.Edge
+	}
+	return ""
+}
+
+// pushRanges are, for each push, the indexes of the first and last commit
+// it brought (lo > hi: none): the commits after the newest head before it
+// up to its own head. At push split (the window's first) the newest head
+// before it is the previous push's (edge for the first of all): what a
+// run that folded the pushes before into a carry knows.
+func pushRanges(ps []Push, idx map[string]int, split int, edge string) (lo, hi []int) {
+	lo, hi = make([]int, len(ps)), make([]int, len(ps))
+	last := -1
+	if h, ok := idx[strings.ToLower(edge)]; ok && edge != "" {
+		last = h
+	}
+	for i, p := range ps {
+		if i == split && i > 0 {
+			last = -1
+			if h, ok := idx[strings.ToLower(ps[i-1].Head)]; ok {
+				last = h
+			}
+		}
+		h, ok := idx[strings.ToLower(p.Head)]
+		if !ok {
+			lo[i], hi[i] = 0, -1
+			continue
+		}
+		lo[i], hi[i] = last+1, h
+		if h > last {
+			last = h
+		}
+	}
+	return lo, hi
 }
 
 // pushAt returns CI's observation of commit sha, if a push had it as head.

@@ -60,7 +60,7 @@ func verdictSlice(in Input, cands []candidate) (slice, source string) {
 	if in.Slice != "" {
 		return in.Slice, SliceFromFlag
 	}
-	if open := OpenSlice(in.Pushes); open != "" {
+	if open := openSlice(in); open != "" {
 		return open, SliceFromOpen
 	}
 	if n := len(cands); n > 0 {
@@ -138,6 +138,23 @@ func FallbackSlice(flag, branch string) string {
 		return b
 	}
 	return BranchAsSlice(branch)
+}
+
+// openSlice is OpenSlice over the carry's pushes, then in.Pushes.
+func openSlice(in Input) string {
+	if open := OpenSlice(in.Pushes); open != "" {
+		return open
+	}
+	c := in.Carry
+	if c == nil || !c.Open || c.Slice == "" {
+		return ""
+	}
+	for _, p := range in.Pushes {
+		if p.Source == PushFromLedger && p.Slice == c.Slice && p.Verdict != nil {
+			return "" // a newer verdict of it, not a trip
+		}
+	}
+	return c.Slice
 }
 
 // OpenSlice is the slice an earlier run of the line of work left OPEN:

@@ -138,6 +138,11 @@ type Input struct {
 	// this run's), oldest first. Without them only this run's Observation
 	// and the trailers are evidence.
 	Pushes []Push
+	// Carry, when set, is the fold of the slice's pushes before Pushes (a
+	// ledger entry's: Decision.Carry), and Pushes are the ones after it: the
+	// same decision as every push from the start, for the greenlight rules
+	// of a line whose commits declare no attempts (Carryable).
+	Carry  *Carry
 	Ledger LedgerInfo // where Pushes came from, and whether they verified
 	Base   Base       // the base the branch was read from
 

@@ -41,8 +41,12 @@ func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 	if d.Tripped {
 		state = "**" + EscapeInline(string(d.State)) + "**" // the title says why
 	}
-	summary := fmt.Sprintf("%s failed at %d of %d observed pushes · %s · slice %s\n",
-		span(g.Test), failed, pushes, state, span(d.Slice))
+	of := "observed pushes"
+	if d.Earlier.Pushes > 0 {
+		of = "newest pushes" // the diagnostic speaks of the window
+	}
+	summary := fmt.Sprintf("%s failed at %d of %d %s · %s · slice %s\n",
+		span(g.Test), failed, pushes, of, state, span(d.Slice))
 	if out := outOfScope(d); out != "" {
 		summary += "\n" + out
 	}
@@ -255,7 +259,7 @@ func pushTable(d breaker.Decision) string {
 func pushRows(d breaker.Decision) string {
 	var b strings.Builder
 	b.WriteString("| Head | Observed | Result | Failing |\n|------|----------|--------|---------|\n")
-	ps := recentPushes(&b, d.Pushes, "| … | | %d older pushes not shown | |\n")
+	ps := recentPushes(&b, d, "| … | | %d older pushes not shown | |\n")
 	for _, p := range ps {
 		failing := nameList(p.Failing)
 		if len(p.Vanished) > 0 {

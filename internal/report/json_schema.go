@@ -39,8 +39,17 @@ type Report struct {
 	Liza         any          `json:"liza"`
 	PolicyDetail any          `json:"policy_detail"` // ReportPRP, ReportBMAD, ReportLiza; null under greenlight
 	Pushes       []ReportPush `json:"pushes"`
-	Ledger       ReportLedger `json:"ledger"`
-	Notes        []string     `json:"notes"`
+	// EarlierPushes counts the observed pushes before Pushes (which holds
+	// the newest breaker.Window).
+	EarlierPushes ReportEarlier `json:"earlier_pushes"`
+	Ledger        ReportLedger  `json:"ledger"`
+	Notes         []string      `json:"notes"`
+}
+
+// ReportEarlier counts the observed pushes before the report's pushes.
+type ReportEarlier struct {
+	Observed int `json:"observed"` // the ones before the reset included
+	Failed   int `json:"failed"`   // of them, with results, after the reset, failed
 }
 
 // ReportBase is the base the branch was read from.

@@ -419,21 +419,26 @@ func pushHistory(d breaker.Decision) string {
 	b.WriteString("### Push history\n\nWhat CI observed at each pushed head of this slice, oldest first. " +
 		"A push is failed when tests fail and it shows no progress: no test passes that failed at every earlier push, and no fewer tests fail than ever.\n\n" +
 		"| Head | Observed | Result | Failing | Vanished |\n|------|----------|--------|---------|----------|\n")
-	ps := recentPushes(&b, d.Pushes, "| … | | %d older pushes not shown | | |\n")
+	ps := recentPushes(&b, d, "| … | | %d older pushes not shown | | |\n")
 	for _, p := range ps {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", shaSpan(p.Head), observedAt(p, "2006-01-02 15:04"), pushResult(p), nameList(p.Failing), nameList(p.Vanished))
 	}
 	return b.String()
 }
 
-// recentPushes keeps a table to its newest maxPushRows pushes, writing the
-// row (a format taking the count) that says how many older ones it left out.
-func recentPushes(b *strings.Builder, ps []breaker.PushSummary, olderRow string) []breaker.PushSummary {
-	if len(ps) <= maxPushRows {
-		return ps
+// recentPushes keeps a table to the decision's newest maxPushRows pushes,
+// writing the row (a format taking the count) that says how many older ones
+// it left out, the ones the decision only counts included.
+func recentPushes(b *strings.Builder, d breaker.Decision, olderRow string) []breaker.PushSummary {
+	ps, older := d.Pushes, d.Earlier.Pushes
+	if len(ps) > maxPushRows {
+		older += len(ps) - maxPushRows
+		ps = ps[len(ps)-maxPushRows:]
 	}
-	fmt.Fprintf(b, olderRow, len(ps)-maxPushRows)
-	return ps[len(ps)-maxPushRows:]
+	if older > 0 {
+		fmt.Fprintf(b, olderRow, older)
+	}
+	return ps
 }
 
 // observedAt is when CI observed a push, in UTC, or nothing when unknown.

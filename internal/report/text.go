@@ -133,18 +133,13 @@ func countViolations(fs []breaker.ScopeFinding) int {
 
 // textPushes says how many observed pushes failed, and the streak.
 func textPushes(d breaker.Decision) string {
-	failed, streak := 0, 0
+	failed := d.Earlier.Failed
 	for _, p := range d.Pushes {
-		switch {
-		case p.Prior || p.Infra != "":
-		case p.Failed:
+		if p.Failed && !p.Prior && p.Infra == "" {
 			failed++
-			streak++
-		default:
-			streak = 0
 		}
 	}
-	return fmt.Sprintf("%d observed, %d failed, %d/%d failed in a row", len(d.Pushes), failed, streak, d.Limits.NoProgress)
+	return fmt.Sprintf("%d observed, %d failed, %d/%d failed in a row", d.Earlier.Pushes+len(d.Pushes), failed, d.FailedInARow, d.Limits.NoProgress)
 }
 
 // textLedger says where the earlier observations came from.
