@@ -38,7 +38,7 @@ type Entry struct {
 	Event      string    `json:"event"`
 	PR         int       `json:"pr"`    // 0 when no pull request
 	Slice      string    `json:"slice"` // the slice the run decided for
-	Infra      *string   `json:"infra"` // why the tests did not run; null when they ran
+	Infra      *string   `json:"infra,omitempty"` // why the tests did not run; absent when they ran
 	// InfraKind is what kind of reason Infra is: no_results, build (failed
 	// pushes) or cancelled (not counted); absent in entries from before it.
 	InfraKind string `json:"infra_kind,omitempty"`
@@ -91,12 +91,28 @@ type Entry struct {
 	Tags []Tag `json:"tags,omitempty"`
 	// Cut is how many tests were left out to keep the entry under its
 	// size bound; the first ones kept are the failing ones.
-	Cut int `json:"cut"`
+	Cut int `json:"cut,omitempty"`
 	// Known says which tests the run had, for the progress rule (known.go):
 	// a filter of them all, or the names no earlier entry knew. Null for a
 	// head whose tests did not run.
 	Known *Known `json:"known,omitempty"`
+	// Names is the Digest of every test name the run had: a later run
+	// with the same names knows none of its tests is new (a test failing
+	// there for the first time ran before). Absent for a head whose tests
+	// did not run.
+	Names string `json:"names,omitempty"`
+	// PassedBefore are the rows of Tests failing here for the first time
+	// in the line that ran at an earlier push (breaker.Push.KnownBefore).
+	PassedBefore []int `json:"passed_before,omitempty"`
+	// Carry is the fold of the line's pushes before the newest ones
+	// (carry.go); absent when the run could not vouch for one.
+	Carry *Carry `json:"carry,omitempty"`
 	MAC   string `json:"mac,omitempty"` // hex HMAC-SHA256 of the canonical JSON
+	// FoldCarry and KnownBeforeNames are the writer's hints to Encode for
+	// Carry and PassedBefore, which name tests by their rows once the rows
+	// are fitted and sorted. Not written.
+	FoldCarry        *FoldHint `json:"-"`
+	KnownBeforeNames []string  `json:"-"`
 	// History names (by FullName) the tests that failed at an earlier push
 	// of the slice: when passes must be cut, theirs are kept first, since
 	// a pass after a failure is what tells progress from oscillation. Not
@@ -117,8 +133,8 @@ type Counts struct {
 	Total   int `json:"total"`
 	Passed  int `json:"passed"`
 	Failed  int `json:"failed"`
-	Errored int `json:"errored"`
-	Skipped int `json:"skipped"`
+	Errored int `json:"errored,omitempty"`
+	Skipped int `json:"skipped,omitempty"`
 }
 
 // Reset is a verified human reset, as the ledger keeps it.
@@ -178,7 +194,7 @@ type Tag struct {
 // Verdict is a run's decision, as the ledger keeps it.
 type Verdict struct {
 	State       breaker.State      `json:"state"`
-	TripReason  breaker.TripReason `json:"trip_reason"`
+	TripReason  breaker.TripReason `json:"trip_reason,omitempty"`
 	TotalFailed int                `json:"total_failed"`
 }
 
@@ -317,7 +333,14 @@ const maxEntryBytes = 60000
 // says how many; the MAC covers what is kept. key may be nil: the entry is then unsigned.
 // The entry returned is the one written, every test it keeps in Tests.
 func Encode(e Entry, key []byte) (string, Entry) {
+	if e.FoldCarry == nil && e.Carry != nil { // a decoded entry, written again
+		e.FoldCarry = &FoldHint{Carry: e.Fold(), After: e.Carry.After, Limit: e.Carry.Limit, Base: e.Carry.Base}
+	}
+	if e.KnownBeforeNames == nil && len(e.PassedBefore) > 0 {
+		e.KnownBeforeNames = e.KnownBefore()
+	}
 	e = fit(e).normal()
+	e.setCarry()
 	e.MAC = ""
 	if key != nil {
 		e = Sign(e, key)
@@ -415,6 +438,9 @@ func decodeJSON(s string) (Entry, error) {
 		}
 	}
 	if err := e.Known.check(); err != nil {
+		return Entry{}, err
+	}
+	if err := e.checkCarry(); err != nil {
 		return Entry{}, err
 	}
 	return e, nil

@@ -82,7 +82,7 @@ func TestDecode_Errors(t *testing.T) {
 		"no block":      {"just a summary", "no ledger entry"},
 		"unclosed":      {blockStart + "\n{}", "not closed"},
 		"not json":      {blockStart + "\n{oops\n" + blockEnd, "ledger block:"},
-		"unknown field": {strings.Replace(good, `"cut":0`, `"cut":0,"extra":1`, 1), "unknown field"},
+		"unknown field": {strings.Replace(good, `"slice":`, `"extra":1,"slice":`, 1), "unknown field"},
 		"other schema":  {strings.Replace(good, Schema, "greenlight-ledger/v9", 1), "schema"},
 		"bad head":      {strings.Replace(good, strings.Repeat("ab", 20), "HEAD", 1), "not a commit id"},
 		"bad status":    {strings.Replace(good, `","fail"`, `","green"`, 1), `status "green"`},
@@ -164,6 +164,8 @@ func FuzzDecode(f *testing.F) {
 	added.Known = &Known{Added: []string{"pkg.TestA", "pkg.TestC"}}
 	withAdded, _ := Encode(added, key)
 	f.Add(withAdded)
+	withCarry, _ := Encode(carried(), key)
+	f.Add(withCarry)
 	f.Add("no block")
 	f.Fuzz(func(t *testing.T, text string) {
 		e, err := Decode(text)

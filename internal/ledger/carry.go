@@ -1,0 +1,224 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// Carry is the fold of a line's pushes before the newest ones
+// (breaker.Carry), as an entry keeps it inside its MAC: a run whose push
+// comes right after this entry's needs this entry and the After-1 entries
+// before it (by Seq), not the whole line (docs/ledger.md "The folded
+// state"). The tests it keeps are the entry's own rows, flagged in Tests.
+type Carry struct {
+	Slice  string `json:"slice"`
+	Others bool   `json:"others,omitempty"`
+	// After is how many of the line's newest entries the carry leaves out:
+	// this one and the After-1 before it.
+	After         int    `json:"after"`
+	Pushes        int    `json:"pushes"`
+	Prior         int    `json:"prior,omitempty"`
+	Failed        int    `json:"failed,omitempty"`
+	Edge          string `json:"edge,omitempty"`
+	Streak        int    `json:"streak,omitempty"`
+	ResultsStreak int    `json:"results_streak,omitempty"`
+	Extra         int    `json:"extra,omitempty"`
+	NoProgress    bool   `json:"no_progress,omitempty"`
+	NoResults     bool   `json:"no_results,omitempty"`
+	HadResults    bool   `json:"had_results,omitempty"`
+	MinFailing    int    `json:"min_failing"`
+	// Recorded is the trip reason of the first OPEN verdict a folded push
+	// kept, RecordedTotal its count; Floor the highest count one kept.
+	Recorded      breaker.TripReason `json:"recorded,omitempty"`
+	RecordedTotal int                `json:"recorded_total,omitempty"`
+	Floor         int                `json:"floor,omitempty"`
+	// Open is whether the newest verdict of a named slice a folded push
+	// kept was a trip; absent when none kept one.
+	Open *bool `json:"open,omitempty"`
+	// Tests has one character a row of the entry's tests: '-' for a test
+	// the carry does not hold, else its flags (carryFlags).
+	Tests string `json:"tests"`
+	// Limit is the no-progress limit the pushes were folded with; Base the
+	// digest of the base's failing tests they were judged beside (Digest,
+	// "" for none).
+	Limit int    `json:"limit"`
+	Base  string `json:"base,omitempty"`
+}
+
+// The flags of a carried test: one character of flagChars, its value the
+// bits below plus the flip state times 8.
+const (
+	flagPassed          = 1
+	flagPassedAfterFail = 2
+	flagFlaky           = 4
+	flagChars           = "0123456789abcdefghijklmnopqrstuv"
+)
+
+// MaxCarryCount bounds a carry's counts: a billion pushes, as Seq.
+const MaxCarryCount = MaxSeq
+
+// Digest is a short digest of a set of names (sorted, duplicates once):
+// what an entry keeps of every test its run had (Entry.Names), and of the
+// base's failing tests a carry was judged beside. 64 bits: two runs with
+// different tests agree by accident once in 2^64; a forged agreement only
+// makes a new test count as one that ran before, whose pass after failing
+// is then no progress (the breaker stricter, never looser).
+func Digest(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	h := sha256.New()
+	for _, n := range sorted {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// setCarry writes the hints FoldCarry and KnownBeforeNames into the wire
+// fields, against the entry's tests as they are now (fitted and sorted).
+// A carried test the entry no longer holds (cut) leaves no carry: the next
+// run reads the whole line.
+func (e *Entry) setCarry() {
+	e.Carry, e.PassedBefore = nil, nil
+	row := make(map[string]int, len(e.Tests))
+	for i, t := range e.Tests {
+		row[t.FullName()] = i
+	}
+	for _, n := range e.KnownBeforeNames {
+		if i, ok := row[n]; ok && e.Tests[i].Status.Failed() {
+			e.PassedBefore = append(e.PassedBefore, i)
+		}
+	}
+	slices.Sort(e.PassedBefore)
+	c := e.FoldCarry
+	if c == nil || c.Carry == nil {
+		return
+	}
+	flags := []byte(strings.Repeat("-", len(e.Tests)))
+	for name, t := range c.Carry.Tests {
+		i, ok := row[name]
+		if !ok {
+			return
+		}
+		v := int(t.Flip) * 8
+		if t.Passed {
+			v |= flagPassed
+		}
+		if t.PassedAfterFail {
+			v |= flagPassedAfterFail
+		}
+		if t.Flaky {
+			v |= flagFlaky
+		}
+		flags[i] = flagChars[v]
+	}
+	b := c.Carry
+	w := &Carry{Slice: b.Slice, Others: b.Others, After: c.After, Pushes: b.Pushes, Prior: b.Prior, Failed: b.Failed,
+		Edge: b.Edge, Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
+		NoResults: b.NoResults, HadResults: b.HadResults, MinFailing: b.MinFailing, Floor: b.Floor,
+		Tests: string(flags), Limit: c.Limit, Base: c.Base}
+	if b.Recorded != nil {
+		w.Recorded, w.RecordedTotal = b.Recorded.TripReason, b.Recorded.TotalFailed
+	}
+	if b.Verdicts {
+		open := b.Open
+		w.Open = &open
+	}
+	e.Carry = w
+}
+
+// FoldHint is what the writer gives Encode for the entry's carry.
+type FoldHint struct {
+	Carry *breaker.Carry
+	After int    // the entries after the carry, this one included
+	Limit int    // the no-progress limit
+	Base  string // Digest of the base's failing tests
+}
+
+// Fold is the entry's carry as the engine takes it, with the tests named
+// by the entry's rows; nil when the entry keeps none.
+func (e Entry) Fold() *breaker.Carry {
+	w := e.Carry
+	if w == nil {
+		return nil
+	}
+	c := breaker.NewCarry()
+	c.Slice, c.Others, c.Pushes, c.Prior, c.Failed, c.Edge = w.Slice, w.Others, w.Pushes, w.Prior, w.Failed, w.Edge
+	c.Streak, c.ResultsStreak, c.Extra, c.NoProgress, c.NoResults, c.HadResults = w.Streak, w.ResultsStreak, w.Extra, w.NoProgress, w.NoResults, w.HadResults
+	c.MinFailing, c.Floor = w.MinFailing, w.Floor
+	if w.Recorded != "" {
+		c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: w.Recorded, TotalFailed: w.RecordedTotal}
+	}
+	if w.Open != nil {
+		c.Verdicts, c.Open = true, *w.Open
+	}
+	for i := 0; i < len(w.Tests) && i < len(e.Tests); i++ {
+		v := strings.IndexByte(flagChars, w.Tests[i])
+		if v < 0 {
+			continue
+		}
+		c.Tests[e.Tests[i].FullName()] = &breaker.CarryTest{Failed: true, Passed: v&flagPassed != 0,
+			PassedAfterFail: v&flagPassedAfterFail != 0, Flaky: v&flagFlaky != 0, Flip: breaker.FlipState(v / 8)}
+	}
+	return c
+}
+
+// KnownBefore are the full names of the tests PassedBefore names.
+func (e Entry) KnownBefore() []string {
+	var out []string
+	for _, i := range e.PassedBefore {
+		if i >= 0 && i < len(e.Tests) {
+			out = append(out, e.Tests[i].FullName())
+		}
+	}
+	return out
+}
+
+// check validates the wire carry and PassedBefore against the entry.
+func (e Entry) checkCarry() error {
+	for k, i := range e.PassedBefore {
+		if i < 0 || i >= len(e.Tests) || (k > 0 && i <= e.PassedBefore[k-1]) {
+			return fmt.Errorf("passed_before %d is not a row of the entry's tests, in order", i)
+		}
+		if !e.Tests[i].Status.Failed() {
+			return fmt.Errorf("passed_before %d names a test that does not fail here", i)
+		}
+	}
+	w := e.Carry
+	if w == nil {
+		return nil
+	}
+	if len(w.Tests) != len(e.Tests) {
+		return fmt.Errorf("the carry flags %d tests, the entry holds %d", len(w.Tests), len(e.Tests))
+	}
+	for i := 0; i < len(w.Tests); i++ {
+		if c := w.Tests[i]; c != '-' && strings.IndexByte(flagChars, c) < 0 {
+			return fmt.Errorf("the carry's flag %q of test %d is not one of %q", c, i, "-"+flagChars)
+		}
+	}
+	for _, n := range []int{w.After, w.Pushes, w.Prior, w.Failed, w.Streak, w.ResultsStreak, w.Extra, w.Floor, w.RecordedTotal, w.Limit} {
+		if n < 0 || n > MaxCarryCount {
+			return fmt.Errorf("a carry count %d is outside 0..%d", n, MaxCarryCount)
+		}
+	}
+	if w.MinFailing < -1 || w.MinFailing > MaxCarryCount {
+		return fmt.Errorf("the carry's min_failing %d is outside -1..%d", w.MinFailing, MaxCarryCount)
+	}
+	if w.Edge != "" && !validSHA(w.Edge) {
+		return fmt.Errorf("the carry's edge %q is not a commit id", w.Edge)
+	}
+	if w.Prior > w.Pushes || w.Failed > w.Pushes {
+		return errors.New("the carry counts more prior or failed pushes than it folded")
+	}
+	return nil
+}

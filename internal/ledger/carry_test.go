@@ -1,0 +1,116 @@
+package ledger
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/greenlight-ci/breaker/internal/breaker"
+)
+
+// carried is an entry whose run keeps a carry: two tests folded, one
+// failing for the first time after running before.
+func carried() Entry {
+	e := entry()
+	e.Tests = append(e.Tests, Test{Name: "pkg.TestC", Status: breaker.StatusFail, Fingerprint: "0123456789ab"})
+	c := breaker.NewCarry()
+	c.Slice, c.Pushes, c.Failed, c.Edge, c.Streak, c.Extra, c.NoProgress, c.HadResults, c.MinFailing, c.Floor =
+		"S-3", 40, 39, strings.Repeat("cd", 20), 39, 39, true, true, 1, 39
+	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress, TotalFailed: 3}
+	c.Verdicts, c.Open = true, true
+	c.Tests["pkg.TestB"] = &breaker.CarryTest{Failed: true, Flip: breaker.FlipFailed}
+	c.Tests["pkg.TestA"] = &breaker.CarryTest{Failed: true, Passed: true, PassedAfterFail: true, Flaky: true, Flip: breaker.FlipFlips}
+	e.FoldCarry = &FoldHint{Carry: c, After: 15, Limit: 3, Base: Digest([]string{"pkg.TestZ"})}
+	e.KnownBeforeNames = []string{"pkg.TestC"}
+	e.Names = Digest([]string{"pkg.TestA", "pkg.TestB", "pkg.TestC"})
+	return e
+}
+
+// The carry an entry keeps reads back as the engine's, inside the MAC, and
+// survives being written again.
+func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
+	t.Parallel()
+	in := carried()
+	text, signed := Encode(in, key)
+	got, err := Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Verify(got, key) {
+		t.Fatal("an entry with a carry does not verify")
+	}
+	if diff := cmp.Diff(in.FoldCarry.Carry, got.Fold()); diff != "" {
+		t.Errorf("the carry read back differs (-written +read):\n%s", diff)
+	}
+	if w := got.Carry; w.After != 15 || w.Limit != 3 || w.Base != in.FoldCarry.Base {
+		t.Errorf("after %d, limit %d, base %q; want 15, 3, %q", w.After, w.Limit, w.Base, in.FoldCarry.Base)
+	}
+	if kb := got.KnownBefore(); len(kb) != 1 || kb[0] != "pkg.TestC" {
+		t.Errorf("passed before %v, want [pkg.TestC]", kb)
+	}
+	again, _ := Encode(got, nil)
+	back, err := Decode(again)
+	if err != nil || !cmp.Equal(back.Fold(), got.Fold()) || !cmp.Equal(back.KnownBefore(), got.KnownBefore()) {
+		t.Errorf("written again, the carry changed: %v", err)
+	}
+	for name, edit := range map[string]func(*Entry){
+		"streak": func(e *Entry) { c := *e.Carry; c.Streak = 0; e.Carry = &c },
+		"flags":  func(e *Entry) { c := *e.Carry; c.Tests = strings.Repeat("-", len(c.Tests)); e.Carry = &c },
+		"first":  func(e *Entry) { e.PassedBefore = nil },
+		"names":  func(e *Entry) { e.Names = "" },
+	} {
+		e := signed
+		edit(&e)
+		if Verify(e, key) {
+			t.Errorf("%s: an entry whose carry was edited verifies", name)
+		}
+	}
+}
+
+// A carried test the entry had to cut leaves no carry (the next run reads
+// the whole line), never a carry that forgets a test.
+func TestCarry_NoneWhenATestIsCut(t *testing.T) {
+	t.Parallel()
+	e := carried()
+	e.FoldCarry.Carry.Tests["pkg.Gone"] = &breaker.CarryTest{Failed: true}
+	_, written := Encode(e, key)
+	if written.Carry != nil {
+		t.Errorf("the carry holds a test the entry does not: %+v", written.Carry)
+	}
+}
+
+func TestCarry_DecodeRefuses(t *testing.T) {
+	t.Parallel()
+	good, _ := Encode(carried(), nil)
+	for name, tt := range map[string]struct{ from, to, want string }{
+		"flags short": {`"tests":"`, `"tests":"-`, "the carry flags"},
+		"flag char":   {`-","limit"`, `z","limit"`, "not one of"},
+		"negative":    {`"pushes":40`, `"pushes":-4`, "outside"},
+		"more failed": {`"failed":39`, `"failed":90`, "more prior or failed"},
+		"edge":        {`"edge":"cdcd`, `"edge":"zzcd`, "edge"},
+		"first pass":  {`"passed_before":[`, `"passed_before":[0,`, "does not fail here"},
+		"first range": {`"passed_before":[`, `"passed_before":[7,`, "not a row"},
+		"min failing": {`"min_failing":1`, `"min_failing":-2`, "min_failing"},
+	} {
+		text := strings.Replace(good, tt.from, tt.to, 1)
+		if text == good {
+			t.Fatalf("%s: %q is not in the entry", name, tt.from)
+		}
+		if _, err := Decode(text); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Decode error = %v, want it to contain %q", name, err, tt.want)
+		}
+	}
+}
+
+// The digest of a set of names does not depend on their order or
+// repeats, and tells two sets apart.
+func TestDigest_OfTheSetOfNames(t *testing.T) {
+	t.Parallel()
+	a := Digest([]string{"b", "a", "c", "a"})
+	if a != Digest([]string{"a", "b", "c"}) || len(a) != 16 {
+		t.Errorf("digest %q depends on order or repeats", a)
+	}
+	if a == Digest([]string{"a", "b"}) || a == Digest([]string{"a", "bc"}) || Digest(nil) != "" {
+		t.Error("the digest does not tell sets apart")
+	}
+}
