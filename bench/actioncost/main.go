@@ -16,7 +16,8 @@
 //
 // ACTIONCOST_CALLS=1 lists each run's requests; ACTIONCOST_SHOW=1 prints
 // the newest entry of each case as written; ACTIONCOST_GODEBUG=gctrace=1
-// prints each run's garbage collections; ACTIONCOST_PROCS=N runs the
+// prints each run's garbage collections; ACTIONCOST_LOG=1 prints each
+// run's log lines (how it read the ledger); ACTIONCOST_PROCS=N runs the
 // breaker with GOMAXPROCS=N (breaker action uses one processor unless
 // GOMAXPROCS is set: with two, a collection still marking while the run
 // waits for GitHub let the runtime's idle mark worker spin on the other,
@@ -333,37 +334,37 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 }
 
 // seed writes the entries the Action's writer writes for these heads:
-// one Load of this repository and results, each entry the one its run
-// would have written with the earlier ones in the ledger.
+// one Load of this repository and results, then each entry the one its
+// run would have written with the earlier ones in the ledger: from the
+// newest entry's carry and the entries after it, as a keyed run reads
+// them (evaluate.Snapshot.WithLedger), so each entry keeps the carry its
+// run folded.
 func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	// The entry the writer writes at these results, with the ledger empty:
-	// every earlier entry saw the same tests fail, so its history adds
-	// nothing the head's own failures do not.
-	snap, err := evaluate.Load(context.Background(), evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main",
+	snap, err := evaluate.Load(context.Background(), evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main", Branch: "agent/S-1",
 		Results: []string{"junit.xml"}, Ledger: evaluate.Ledger{Source: "check-runs"},
-		Run: evaluate.Run{ObservedAt: start, RunID: 1, Event: "push", PR: 7, Branch: "agent/S-1"}})
+		Run: evaluate.Run{ObservedAt: start, RunID: 1000, Event: "push", PR: 7, Branch: "agent/S-1"}})
 	if err != nil {
 		return err
 	}
-	first := snap.Entry(snap.Decide(breaker.Refs{}))
-	_, firstWritten := ledger.Encode(first, c.key)
-	// A later entry is written with the first in the ledger: what it adds
-	// to the line (Known's new names: none here) is the writer's to say.
-	snap, err = evaluate.Load(context.Background(), evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main",
-		Results: []string{"junit.xml"}, Ledger: evaluate.Ledger{Entries: []ledger.Entry{firstWritten}, Source: "check-runs"},
-		Run: evaluate.Run{ObservedAt: start.Add(time.Minute), RunID: 2, Event: "push", PR: 7, Branch: "agent/S-1"}})
-	if err != nil {
-		return err
-	}
-	later := snap.Entry(snap.Decide(breaker.Refs{}))
 	var written []ledger.Entry
 	for i, h := range heads {
-		e := later
-		if i == 0 {
-			e = first
+		at, runID := start.Add(time.Duration(i)*time.Minute), int64(1000+i)
+		l := evaluate.Ledger{Source: "check-runs", Key: c.key, Entries: written}
+		if n := len(written); n > 0 && written[n-1].Carry != nil {
+			from := written[n-1]
+			l.Entries, l.From = written[n-from.Carry.After:], &from
+			if k := n - from.Carry.After - 1; k >= 0 {
+				l.Edge = written[k].Head
+			}
 		}
-		e.Head, e.ObservedAt, e.RunID = h, start.Add(time.Duration(i)*time.Minute), int64(1000+i)
+		run := snap.WithLedger(l, at, runID)
+		d := run.Decide(breaker.Refs{})
+		if why := run.FoldRefused(d); why != "" {
+			return fmt.Errorf("entry %d: the carry cannot stand: %s", i+1, why)
+		}
+		e := run.Entry(d)
+		e.Head = h
 		// As the writer names them (evaluate.NamePrevHeads), with the
 		// entries before it read: a head on the branch has the branch's
 		// commits up to it in its history, one force-pushed away none.
@@ -377,15 +378,15 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		}
 		e.PrevHeads, e.Since, e.Seq = evaluate.NamePrevHeads(written, history, h)
 		block, w := ledger.Encode(e, c.key)
-		written = append(written, w)
 		text := "The ledger entry of this head.\n\n" + block
 		c.ledgerBytes += len(text)
 		c.newestBytes = len(block)
 		if os.Getenv("ACTIONCOST_SHOW") != "" && i == len(heads)-1 {
 			fmt.Fprintln(os.Stderr, block)
 		}
-		c.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Conclusion: "success", Text: text,
+		w.CheckRunID = c.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Conclusion: "success", Text: text,
 			AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+		written = append(written, w)
 	}
 	return nil
 }
@@ -433,11 +434,10 @@ func (c *benchCase) once(binary string) error {
 	} else if err != nil {
 		return err
 	}
-	if os.Getenv("ACTIONCOST_GODEBUG") != "" {
-		for _, l := range strings.Split(stdout.String(), "\n") {
-			if strings.HasPrefix(l, "gc ") {
-				fmt.Fprintln(os.Stderr, l)
-			}
+	for _, l := range strings.Split(stdout.String(), "\n") {
+		if (os.Getenv("ACTIONCOST_GODEBUG") != "" && strings.HasPrefix(l, "gc ")) ||
+			(os.Getenv("ACTIONCOST_LOG") != "" && strings.HasPrefix(l, "breaker: ")) {
+			fmt.Fprintln(os.Stderr, l)
 		}
 	}
 	if code != 0 && code != 42 {

@@ -62,6 +62,10 @@ type run struct {
 	// push on a branch without a pull request (no timeline lists it) keeps
 	// the line, whose earlier heads that entry names.
 	before string
+	// head is the commit this run judges; wholeLine makes it read the
+	// whole ledger, not start from the newest entry's carry (fold.go).
+	head      string
+	wholeLine bool
 }
 
 // Run runs the Action once for the event the runner gave.
@@ -215,6 +219,7 @@ var errPullFromDefault = errors.New("the pull request's head is the default bran
 // judgeWith reads the ledger (with the tags and the comments), loads the
 // branch once and decides with the remote tags of the slice.
 func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, breaker.Decision, remoteRefs, error) {
+	r.head = s.head
 	if r.state == nil {
 		rs, err := readState(ctx, r, s.pr, s.branch, s.base)
 		if err != nil {
@@ -235,7 +240,14 @@ func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, brea
 		return snap, breaker.Decision{}, remoteRefs{}, err
 	}
 	refs := rs.refsFor(r, snap.Slice())
-	return snap, snap.Decide(refs.engine(snap.Slice())), refs, nil
+	d := snap.Decide(refs.engine(snap.Slice()))
+	if why := snap.FoldRefused(d); why != "" {
+		// The carry cannot stand for this line: read all of it, decide again.
+		r.ax.Logf("breaker: read every page of the ledger: the newest entry's carry cannot stand for the line: %s", why)
+		r.state, r.wholeLine = nil, true
+		return judgeWith(ctx, r, s)
+	}
+	return snap, d, refs, nil
 }
 
 // fail reports an error that stops the run: an annotation, the log, the

@@ -66,7 +66,7 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 	if followed > 0 {
 		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", followed)
 	}
-	rs.ledger.Entries, rs.ledger.Tampered, rs.ledger.TamperedIDs = read.Entries, read.Tampered, read.TamperedIDs
+	rs.ledger.Entries, rs.ledger.Tampered, rs.ledger.TamperedIDs, rs.ledger.From, rs.ledger.Edge = read.Entries, read.Tampered, read.TamperedIDs, read.From, read.Edge
 	for _, n := range read.Notes {
 		r.note("%s", n)
 	}
@@ -118,11 +118,17 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 		return st, read, 0, "", err
 	}
 	who := evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}
+	hasBefore := slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) })
+	if hasBefore && !r.wholeLine {
+		if page, ok := readFromCarry(r, q, st, who); ok {
+			return st, page, 0, "", nil
+		}
+	}
 	if !st.Older { // the pull request is no longer than a page: this is every page
 		read, followed, err = FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, who, also...)
 		return st, read, followed, "", err
 	}
-	if !slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) }) {
+	if !hasBefore {
 		return st, read, 0, "the push's before, " + breaker.ShortSHA(r.before) + ", is not among the newest 100 commits", nil
 	}
 	read, _, err = FollowPrevHeads(ctx, newestOnly{r.api.ledger}, st.Runs, q, who, also...)
@@ -136,6 +142,28 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 		r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the line of work's entries are all there")
 	}
 	return st, read, 0, why, nil
+}
+
+// readFromCarry takes the entries after the carry of the entry at the
+// push's before out of the read of the newest commits (foldedLine); ok
+// false, said in the log, when it cannot.
+func readFromCarry(r *run, q LedgerQuery, st LedgerState, who evaluate.Run) (Decoded, bool) {
+	if n := len(st.Commits); n == 0 || !breaker.SameSHA(st.Commits[n-1], r.head) {
+		r.ax.Logf("breaker: not starting from the newest entry's carry: this run's head, %s, is not the pull request's newest commit", breaker.ShortSHA(r.head))
+		return Decoded{}, false
+	}
+	page := Decoded{appID: q.AppID, checkName: q.CheckName}
+	page.add(st.Runs)
+	page.done()
+	window, from, edge, why := foldedLine(page, who, r.before, r.head, []byte(r.in.LedgerKey))
+	if why != "" {
+		r.ax.Logf("breaker: not starting from the newest entry's carry: %s", why)
+		return Decoded{}, false
+	}
+	r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the newest entry's carry folds %d pushes, and the %d entries after it are there",
+		from.Carry.Pushes, len(window))
+	page.Entries, page.From, page.Edge = window, from, edge
+	return page, true
 }
 
 // wholeLine says why the entries read from the newest commits, their
@@ -255,7 +283,12 @@ const maxPrevRounds = 2*(ledger.SkipBase-1)*10 + 1 + 16
 // breaker's own app, oldest first, the heads whose record was rewritten,
 // and what the reader ignored or found rewritten.
 type Decoded struct {
-	Entries  []ledger.Entry
+	Entries []ledger.Entry
+	// From is the newest entry, whose carry the run starts from: Entries
+	// are then the entries after the carry (fold.go), and Edge the head of
+	// the carry's newest push.
+	From     *ledger.Entry
+	Edge     string
 	Tampered []string
 	// TamperedIDs are the ids of the check runs of Tampered, in order.
 	TamperedIDs []int64

@@ -201,7 +201,9 @@ type Decision struct {
 	Earlier Earlier
 	// Carry is the fold of every observed push of the slice but the newest
 	// Window-1: what this run's ledger entry keeps, so the next run needs
-	// the newest entries, not every one.
+	// the newest entries, not every one. nil when a carry cannot hold the
+	// decision's rules (another policy, a declared attempt, a reset, a
+	// record that did not verify): the next run reads the whole line.
 	Carry  *Carry `json:"-"`
 	Ledger LedgerInfo
 	Base   Base

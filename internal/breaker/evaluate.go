@@ -66,6 +66,14 @@ func Evaluate(in Input) Decision {
 	d.Earlier = Earlier{Pushes: pt.Pushes - len(pt.summaries), Failed: pt.Failed - windowFailed(pt.summaries)}
 	d.Carry = pt.next
 	d.Carry.Slice, d.Carry.Others = slice, otherSlices(in, slice)
+	if e.p.Name != DefaultPolicy().Name || len(cands) > 0 || resetPush != nil || e.prior > 0 ||
+		len(in.Ledger.Tampered) > 0 || len(in.Ledger.SetAside) > 0 {
+		// A carry holds the greenlight fold of pushes alone: another
+		// policy's state, declared attempts (whose outcomes need the pushes
+		// of their commits) and a reset (which splits the pushes) are read
+		// from the whole line.
+		d.Carry = nil
+	}
 	if n := len(d.Pushes); n > 0 {
 		last := d.Pushes[n-1]
 		d.HeadPasses = last.Source == PushFromRun && last.Infra == "" && len(last.Failing) == 0 && headRan(in)

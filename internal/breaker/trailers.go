@@ -69,6 +69,10 @@ func TrailerValue(trailers []Trailer, key string) (value string, ok bool) {
 
 // normalized fills the zero fields of p from DefaultPolicy, so a partly
 // filled policy never divides the world by zero or tags "checkpoint/" bare.
+// Normalized is p with its zero fields given DefaultPolicy's values: the
+// policy Evaluate applies.
+func (p Policy) Normalized() Policy { return p.normalized() }
+
 func (p Policy) normalized() Policy {
 	d := DefaultPolicy()
 	if p.Name == "" {

@@ -24,6 +24,13 @@ type Ledger struct {
 	// TamperedIDs are the check run ids of Tampered, when the reader knew
 	// them (0 otherwise): a verified reset sets aside those before it.
 	TamperedIDs []int64
+	// From, when set, is the line's newest entry, verified, whose carry the
+	// run starts from: Entries are then the entries after the carry, From
+	// among them (fold.go); Edge is the head of the carry's newest push
+	// (the line's entry at From.Seq-From.Carry.After), "" when it folded
+	// none.
+	From *ledger.Entry
+	Edge string
 }
 
 // Run describes this run, for the entry it writes.
@@ -128,6 +135,7 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 	if e.Reset != nil {
 		p.Reset = &breaker.ResetRecord{Author: e.Reset.Author, Text: e.Reset.Text, At: e.Reset.At}
 	}
+	p.KnownBefore = e.KnownBefore()
 	if e.Infra != nil {
 		p.Infra, p.InfraKind = *e.Infra, e.InfraKind
 		if p.Infra == "" {
@@ -367,6 +375,22 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	if s.run.Infra != "" {
 		infra := s.run.Infra
 		e.Infra, e.InfraKind = &infra, s.run.InfraKind
+		// The carry names its tests by the entry's rows: they are listed,
+		// absent (nothing ran here).
+		e.FoldCarry, _ = s.foldHint(d, nil, nil)
+		if e.FoldCarry != nil {
+			rows := s.carryRows()
+			for _, le := range s.ledger.Entries {
+				rows = append(rows, le.Tests...)
+			}
+			seen := map[string]bool{}
+			for _, t := range rows {
+				if full := t.FullName(); d.Carry.Tests[full] != nil && !seen[full] {
+					seen[full] = true
+					e.Tests = append(e.Tests, ledger.Test{Suite: t.Suite, Name: t.Name, Status: breaker.StatusAbsent})
+				}
+			}
+		}
 		return e
 	}
 	c := s.report.Counts()
@@ -378,14 +402,17 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		}
 	}
 	ledger.Sort(line)
+	// A read from a carry asks about the tests the carry holds as well.
+	rows := append(s.carryRows(), nil...)
 	for _, le := range line {
-		for _, lt := range le.Tests {
-			if lt.Status.Failed() {
-				if e.History == nil {
-					e.History = map[string]bool{}
-				}
-				e.History[lt.FullName()] = true // its status now is kept, its pass first
+		rows = append(rows, le.Tests...)
+	}
+	for _, lt := range rows {
+		if lt.Status.Failed() || (s.fold != nil && lt.Status != "" && s.carried(lt)) {
+			if e.History == nil {
+				e.History = map[string]bool{}
 			}
+			e.History[lt.FullName()] = true // its status now is kept, its pass first
 		}
 	}
 	seen := map[string]bool{}
@@ -396,7 +423,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 			continue
 		}
 		seen[full] = true
-		names = append(names, full)
+		names = append(names, full) // reportNames
 		if !t.Status.Failed() && !e.History[full] {
 			continue
 		}
@@ -406,13 +433,16 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		}
 		e.Tests = append(e.Tests, lt)
 	}
-	for _, le := range line {
-		for _, lt := range le.Tests {
-			if full := lt.FullName(); e.History[full] && !seen[full] {
-				seen[full] = true
-				e.Tests = append(e.Tests, ledger.Test{Suite: lt.Suite, Name: lt.Name, Status: breaker.StatusAbsent})
-			}
+	for _, lt := range rows {
+		if full := lt.FullName(); e.History[full] && !seen[full] {
+			seen[full] = true
+			e.Tests = append(e.Tests, ledger.Test{Suite: lt.Suite, Name: lt.Name, Status: breaker.StatusAbsent})
 		}
+	}
+	e.Names = ledger.Digest(names)
+	e.FoldCarry, e.KnownBeforeNames = s.foldHint(d, e.History, line)
+	if s.fold != nil {
+		return e // the names are the newest push's (Names): none is new, Known says nothing more
 	}
 	added, refilter := newTests(line, names)
 	if refilter {
@@ -421,6 +451,29 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		e.Known = &ledger.Known{Added: added}
 	}
 	return e
+}
+
+// reportNames are the full names of a run's tests, each once, in order.
+func reportNames(rep testresult.Report) []string {
+	seen := make(map[string]bool, len(rep.Tests))
+	names := make([]string, 0, len(rep.Tests))
+	for _, t := range rep.Tests {
+		if full := t.FullName(); !seen[full] {
+			seen[full] = true
+			names = append(names, full)
+		}
+	}
+	return names
+}
+
+// carried says a row of the read's carry entry is a test the carry holds.
+func (s Snapshot) carried(t ledger.Test) bool {
+	for _, c := range s.carryRows() {
+		if c.FullName() == t.FullName() {
+			return true
+		}
+	}
+	return false
 }
 
 // PrevHeads are the earlier heads of this run's line of work (lineHeads)
@@ -461,6 +514,7 @@ func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
 		history[strings.ToLower(c.SHA)] = true
 	}
 	prev, since, seq = NamePrevHeads(line, history, s.run.Head)
+	since = s.foldSince(since, history)
 	if b := s.meta.Before; history[strings.ToLower(b)] && !breaker.SameSHA(b, s.run.Head) && !slices.ContainsFunc(s.ledger.Entries, func(e ledger.Entry) bool { return breaker.SameSHA(e.Head, b) }) &&
 		!slices.ContainsFunc(prev, func(h string) bool { return breaker.SameSHA(h, b) }) {
 		prev = append(prev, b) // newest: no entry orders it

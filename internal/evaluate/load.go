@@ -83,6 +83,7 @@ type Snapshot struct {
 	ledger    Ledger            // the entries read
 	meta      Run
 	line      map[string]bool // the heads of the line of work (lineHeads)
+	fold      *foldFrom       // the read started from a carry (fold.go)
 }
 
 // Load reads the repository, the results and the graph, once. A slice id
@@ -156,13 +157,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	}
 	head := runPush(lg.HeadSHA, run, rep, names)
 	head.Complete = !opts.Partial
-	own := run.OwnCommits()
-	for _, c := range lg.Commits {
-		own[strings.ToLower(c.SHA)] = true
-	}
-	line := lineHeads(opts.Ledger.Entries, own)
-	in.Pushes, in.Ledger = ledgerPushes(opts.Ledger, names, run, line)
-	in.Pushes = append(in.Pushes, head)
+	in.BaseFailing, in.BaseObserved = opts.BaseFailing, opts.BaseObserved
 	if len(lg.Notes) > 0 {
 		in.Observation.Notes = append(slices.Clone(lg.Notes), in.Observation.Notes...)
 	}
@@ -187,7 +182,6 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	in.Phase, in.Threshold = opts.Phase, opts.Threshold
-	in.BaseFailing, in.BaseObserved = opts.BaseFailing, opts.BaseObserved
 	if p.Name == breaker.PolicyLiza {
 		anomalies, note, err := readAnomalies(ws)
 		if err != nil {
@@ -198,7 +192,39 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 			in.Observation.Notes = append(in.Observation.Notes, note)
 		}
 	}
-	return Snapshot{input: in, localRefs: local, run: head, report: rep, ledger: opts.Ledger, meta: run, line: line}, nil
+	snap := Snapshot{input: in, localRefs: local, run: head, report: rep, meta: run}
+	snap.readLedger(opts.Ledger)
+	return snap, nil
+}
+
+// readLedger turns the ledger read into the engine's pushes, this run's
+// last: every entry of the line, or, from a carry (Ledger.From), the
+// entries after it.
+func (s *Snapshot) readLedger(l Ledger) {
+	own := s.meta.OwnCommits()
+	for _, c := range s.input.Commits {
+		own[strings.ToLower(c.SHA)] = true
+	}
+	names := testNames(s.input.Policy, s.input.Commits)
+	s.ledger, s.line, s.fold = l, lineHeads(l.Entries, own), nil
+	s.input.Pushes, s.input.Ledger = ledgerPushes(l, names, s.meta, s.line)
+	s.input.Pushes = append(s.input.Pushes, s.run)
+	s.input.Carry = nil
+	if from := l.From; from != nil {
+		s.fold = &foldFrom{from: *from}
+		s.input.Carry, s.fold.why = startFrom(*from, l.Edge, l.Entries, s.input, s.run, reportNames(s.report))
+	}
+}
+
+// WithLedger is the snapshot with another ledger read and this run's
+// time and id, the branch and the results as they were: what a run at the
+// same head with that ledger would decide. The benchmark writes a line's
+// entries so, one run each, without reading the branch again.
+func (s Snapshot) WithLedger(l Ledger, observedAt time.Time, runID int64) Snapshot {
+	s.meta.ObservedAt, s.meta.RunID = observedAt, runID
+	s.run.ObservedAt, s.run.RunID = observedAt, runID
+	s.readLedger(l)
+	return s
 }
 
 // Decide runs the engine over the snapshot with the breaker's refs (the

@@ -15,24 +15,25 @@ import (
 // (breaker.Carry), as an entry keeps it inside its MAC: a run whose push
 // comes right after this entry's needs this entry and the After-1 entries
 // before it (by Seq), not the whole line (docs/ledger.md "The folded
-// state"). The tests it keeps are the entry's own rows, flagged in Tests.
+// state"). The tests it keeps are the entry's own rows, flagged in Tests;
+// its slice is the entry's, and the head of its newest push (the edge) is
+// the entry's at Seq-After, which its reader reads with the entries after
+// it.
 type Carry struct {
-	Slice  string `json:"slice"`
-	Others bool   `json:"others,omitempty"`
+	Others bool `json:"others,omitempty"`
 	// After is how many of the line's newest entries the carry leaves out:
 	// this one and the After-1 before it.
-	After         int    `json:"after"`
-	Pushes        int    `json:"pushes"`
-	Prior         int    `json:"prior,omitempty"`
-	Failed        int    `json:"failed,omitempty"`
-	Edge          string `json:"edge,omitempty"`
-	Streak        int    `json:"streak,omitempty"`
-	ResultsStreak int    `json:"results_streak,omitempty"`
-	Extra         int    `json:"extra,omitempty"`
-	NoProgress    bool   `json:"no_progress,omitempty"`
-	NoResults     bool   `json:"no_results,omitempty"`
-	HadResults    bool   `json:"had_results,omitempty"`
-	MinFailing    int    `json:"min_failing"`
+	After         int  `json:"after"`
+	Pushes        int  `json:"pushes"`
+	Prior         int  `json:"prior,omitempty"`
+	Failed        int  `json:"failed,omitempty"`
+	Streak        int  `json:"streak,omitempty"`
+	ResultsStreak int  `json:"results_streak,omitempty"`
+	Extra         int  `json:"extra,omitempty"`
+	NoProgress    bool `json:"no_progress,omitempty"`
+	NoResults     bool `json:"no_results,omitempty"`
+	// MinFailing is -1 when no folded push had results.
+	MinFailing int `json:"min_failing"`
 	// Recorded is the trip reason of the first OPEN verdict a folded push
 	// kept, RecordedTotal its count; Floor the highest count one kept.
 	Recorded      breaker.TripReason `json:"recorded,omitempty"`
@@ -49,6 +50,11 @@ type Carry struct {
 	// "" for none).
 	Limit int    `json:"limit"`
 	Base  string `json:"base,omitempty"`
+	// Read is the newest check run (GitHub's ids grow with time) among the
+	// entries the fold read: one of the line written after it (a run that
+	// finished late) is not in the carry, and its reader reads the whole
+	// line.
+	Read int64 `json:"read,omitempty"`
 }
 
 // The flags of a carried test: one character of flagChars, its value the
@@ -123,10 +129,10 @@ func (e *Entry) setCarry() {
 		flags[i] = flagChars[v]
 	}
 	b := c.Carry
-	w := &Carry{Slice: b.Slice, Others: b.Others, After: c.After, Pushes: b.Pushes, Prior: b.Prior, Failed: b.Failed,
-		Edge: b.Edge, Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
-		NoResults: b.NoResults, HadResults: b.HadResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: c.Limit, Base: c.Base}
+	w := &Carry{Others: b.Others, After: c.After, Pushes: b.Pushes, Prior: b.Prior, Failed: b.Failed,
+		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
+		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
+		Tests: string(flags), Limit: c.Limit, Base: c.Base, Read: c.Read}
 	if b.Recorded != nil {
 		w.Recorded, w.RecordedTotal = b.Recorded.TripReason, b.Recorded.TotalFailed
 	}
@@ -143,18 +149,20 @@ type FoldHint struct {
 	After int    // the entries after the carry, this one included
 	Limit int    // the no-progress limit
 	Base  string // Digest of the base's failing tests
+	Read  int64  // the newest check run id among the entries read
 }
 
 // Fold is the entry's carry as the engine takes it, with the tests named
-// by the entry's rows; nil when the entry keeps none.
-func (e Entry) Fold() *breaker.Carry {
+// by the entry's rows and edge the head of its newest push (the entry's at
+// Seq-After; "" when it folded none); nil when the entry keeps none.
+func (e Entry) Fold(edge string) *breaker.Carry {
 	w := e.Carry
 	if w == nil {
 		return nil
 	}
 	c := breaker.NewCarry()
-	c.Slice, c.Others, c.Pushes, c.Prior, c.Failed, c.Edge = w.Slice, w.Others, w.Pushes, w.Prior, w.Failed, w.Edge
-	c.Streak, c.ResultsStreak, c.Extra, c.NoProgress, c.NoResults, c.HadResults = w.Streak, w.ResultsStreak, w.Extra, w.NoProgress, w.NoResults, w.HadResults
+	c.Slice, c.Others, c.Pushes, c.Prior, c.Failed, c.Edge = e.Slice, w.Others, w.Pushes, w.Prior, w.Failed, edge
+	c.Streak, c.ResultsStreak, c.Extra, c.NoProgress, c.NoResults, c.HadResults = w.Streak, w.ResultsStreak, w.Extra, w.NoProgress, w.NoResults, w.MinFailing >= 0
 	c.MinFailing, c.Floor = w.MinFailing, w.Floor
 	if w.Recorded != "" {
 		c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: w.Recorded, TotalFailed: w.RecordedTotal}
@@ -214,8 +222,8 @@ func (e Entry) checkCarry() error {
 	if w.MinFailing < -1 || w.MinFailing > MaxCarryCount {
 		return fmt.Errorf("the carry's min_failing %d is outside -1..%d", w.MinFailing, MaxCarryCount)
 	}
-	if w.Edge != "" && !validSHA(w.Edge) {
-		return fmt.Errorf("the carry's edge %q is not a commit id", w.Edge)
+	if w.Read < 0 {
+		return fmt.Errorf("the carry's read %d is not a check run id", w.Read)
 	}
 	if w.Prior > w.Pushes || w.Failed > w.Pushes {
 		return errors.New("the carry counts more prior or failed pushes than it folded")

@@ -39,7 +39,7 @@ func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
 	if !Verify(got, key) {
 		t.Fatal("an entry with a carry does not verify")
 	}
-	if diff := cmp.Diff(in.FoldCarry.Carry, got.Fold()); diff != "" {
+	if diff := cmp.Diff(in.FoldCarry.Carry, got.Fold(strings.Repeat("cd", 20))); diff != "" {
 		t.Errorf("the carry read back differs (-written +read):\n%s", diff)
 	}
 	if w := got.Carry; w.After != 15 || w.Limit != 3 || w.Base != in.FoldCarry.Base {
@@ -50,7 +50,7 @@ func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
 	}
 	again, _ := Encode(got, nil)
 	back, err := Decode(again)
-	if err != nil || !cmp.Equal(back.Fold(), got.Fold()) || !cmp.Equal(back.KnownBefore(), got.KnownBefore()) {
+	if err != nil || !cmp.Equal(back.Fold(""), got.Fold("")) || !cmp.Equal(back.KnownBefore(), got.KnownBefore()) {
 		t.Errorf("written again, the carry changed: %v", err)
 	}
 	for name, edit := range map[string]func(*Entry){
@@ -87,7 +87,6 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 		"flag char":   {`-","limit"`, `z","limit"`, "not one of"},
 		"negative":    {`"pushes":40`, `"pushes":-4`, "outside"},
 		"more failed": {`"failed":39`, `"failed":90`, "more prior or failed"},
-		"edge":        {`"edge":"cdcd`, `"edge":"zzcd`, "edge"},
 		"first pass":  {`"passed_before":[`, `"passed_before":[0,`, "does not fail here"},
 		"first range": {`"passed_before":[`, `"passed_before":[7,`, "not a row"},
 		"min failing": {`"min_failing":1`, `"min_failing":-2`, "min_failing"},

@@ -36,8 +36,8 @@ type Entry struct {
 	ObservedAt time.Time `json:"observed_at"`
 	RunID      int64     `json:"run_id"`
 	Event      string    `json:"event"`
-	PR         int       `json:"pr"`    // 0 when no pull request
-	Slice      string    `json:"slice"` // the slice the run decided for
+	PR         int       `json:"pr"`              // 0 when no pull request
+	Slice      string    `json:"slice"`           // the slice the run decided for
 	Infra      *string   `json:"infra,omitempty"` // why the tests did not run; absent when they ran
 	// InfraKind is what kind of reason Infra is: no_results, build (failed
 	// pushes) or cancelled (not counted); absent in entries from before it.
@@ -334,7 +334,7 @@ const maxEntryBytes = 60000
 // The entry returned is the one written, every test it keeps in Tests.
 func Encode(e Entry, key []byte) (string, Entry) {
 	if e.FoldCarry == nil && e.Carry != nil { // a decoded entry, written again
-		e.FoldCarry = &FoldHint{Carry: e.Fold(), After: e.Carry.After, Limit: e.Carry.Limit, Base: e.Carry.Base}
+		e.FoldCarry = &FoldHint{Carry: e.Fold(""), After: e.Carry.After, Limit: e.Carry.Limit, Base: e.Carry.Base, Read: e.Carry.Read}
 	}
 	if e.KnownBeforeNames == nil && len(e.PassedBefore) > 0 {
 		e.KnownBeforeNames = e.KnownBefore()
@@ -470,7 +470,10 @@ func Sort(es []Entry) {
 // Fingerprint is a short hash of a failure's normalised message and type:
 // equal for the same error at different lines, times or addresses. Digits
 // become 0, runs of hex letters and digits of 8 or more become x, white
-// space collapses; only the first 4 KiB of the message count.
+// space collapses; only the first 4 KiB of the message count. Eight hex
+// digits: two different errors of one test agree once in four billion,
+// and when they do the breaker only calls them the same error (stricter,
+// never looser); an entry is mostly its failing tests, each with one.
 func Fingerprint(message, typ string) string {
 	if message == "" && typ == "" {
 		return ""
@@ -482,7 +485,7 @@ func Fingerprint(message, typ string) string {
 	h.Write([]byte(strings.TrimSpace(typ)))
 	h.Write([]byte{0})
 	h.Write([]byte(normaliseMessage(message)))
-	return hex.EncodeToString(h.Sum(nil))[:12]
+	return hex.EncodeToString(h.Sum(nil))[:8]
 }
 
 var (

@@ -1,0 +1,147 @@
+package action_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+)
+
+// foldLine is a line of work that makes the carry do its work: one test
+// fixed per push for a while (progress: CLOSED), a flaky test that flips
+// early (its flip is in the carry by the end), a push whose results are
+// missing, then the same tests failing push after push (a trip after the
+// carry holds the early pushes). Each push is the statuses of its tests,
+// nil for a push without results.
+func foldLine() []map[string]string {
+	var out []map[string]string
+	for i := 0; i < 24; i++ {
+		if i == 9 {
+			out = append(out, nil)
+			continue
+		}
+		st := map[string]string{}
+		fixed := min(i, 17) // tests T00..fixed-1 pass
+		for k := 0; k < 20; k++ {
+			st[fmt.Sprintf("T%02d", k)] = map[bool]string{true: "pass", false: "fail"}[k < fixed]
+		}
+		st["TestFlaky"] = map[bool]string{true: "fail", false: "pass"}[i == 2 || i == 4]
+		out = append(out, st)
+	}
+	return out
+}
+
+// pushLine pushes the line's commits to a pull request, one run each, and
+// returns each run's outcome and GraphQL queries.
+func pushLine(t *testing.T, key string, line []map[string]string) ([]outcome, []int) {
+	r := newRig(t)
+	if key != "" {
+		r.inputs["ledger-key"] = key
+	}
+	r.git("checkout", "-q", "-b", "agent/fix-login")
+	var outs []outcome
+	var queries []int
+	for i, st := range line {
+		r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
+		if st == nil {
+			if err := os.Remove(filepath.Join(r.dir, "junit.xml")); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+		} else {
+			r.results(st)
+		}
+		r.open(7, "agent/fix-login")
+		n := len(r.srv.GraphQLCosts())
+		o := r.push("agent/fix-login")
+		if o.Err != nil || o.Decision == nil {
+			t.Fatalf("push %d: %v\n%s", i+1, o.Err, o.stdout)
+		}
+		outs, queries = append(outs, o), append(queries, r.graphQLSince(n))
+	}
+	return outs, queries
+}
+
+// judged is the part of a decision two reads of one line must agree on.
+func judged(d breaker.Decision) string {
+	var ps []string
+	for _, p := range d.Pushes {
+		ps = append(ps, fmt.Sprintf("%s:%v/%v/%v%v", breaker.ShortSHA(p.Head), p.Failed, p.Progress, p.Counted, p.Failing))
+	}
+	return fmt.Sprintf("%s %s total=%d in-a-row=%d earlier=%+v flaky=%v pushes=%s", d.State, d.TripReason, d.TotalFailed,
+		d.FailedInARow, d.Earlier, strings.Contains(strings.Join(d.Notes, " "), "flaky across pushes"), strings.Join(ps, " "))
+}
+
+// With a ledger key a push starts from the carry of the line's newest
+// entry and reads the entries after it from the one query of the newest
+// commits; it decides as the run that reads every page does, at every
+// push (issue 29): the carry folds the pushes before the newest 15, the
+// flip and the missing results among them.
+func TestFoldRead_DecidesAsTheWholeLine(t *testing.T) {
+	t.Parallel()
+	line := foldLine()
+	keyed, kq := pushLine(t, "a-ledger-key-of-the-rig-0123", line)
+	plain, _ := pushLine(t, "", line)
+	for i := range line {
+		if a, b := judged(*keyed[i].Decision), judged(*plain[i].Decision); a != b {
+			t.Errorf("push %d: from the carry\n  %s\nevery page\n  %s", i+1, a, b)
+		}
+		if i > 0 && kq[i] != 1 {
+			t.Errorf("keyed push %d read %d GraphQL queries; want 1", i+1, kq[i])
+		}
+	}
+	last := keyed[len(line)-1]
+	if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes, and the 15 entries after it are there") {
+		t.Errorf("the last push did not start from a carry of 8 pushes:\n%s", last.stdout)
+	}
+	if d := last.Decision; d.State != breaker.StateOpen || d.Earlier.Pushes != 8 || len(d.Pushes) != breaker.Window {
+		t.Errorf("the last push: %s, %d earlier pushes and %d judged; want OPEN, 8 and %d", d.State, d.Earlier.Pushes, len(d.Pushes), breaker.Window)
+	}
+	if d := keyed[16].Decision; d.State != breaker.StateClosed {
+		t.Errorf("push 17, the last that fixed a test: %s; want CLOSED", d.State)
+	}
+}
+
+// The entry a push writes keeps the carry its next run starts from, inside
+// the MAC: 20 failing tests, 2 KB at most.
+func TestFoldRead_TheEntryKeepsTheCarry(t *testing.T) {
+	t.Parallel()
+	line := foldLine()[:20]
+	r := newRig(t)
+	r.inputs["ledger-key"] = "a-ledger-key-of-the-rig-0123"
+	r.git("checkout", "-q", "-b", "agent/fix-login")
+	var head string
+	for i, st := range line {
+		head = r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
+		if st == nil {
+			_ = os.Remove(filepath.Join(r.dir, "junit.xml"))
+		} else {
+			r.results(st)
+		}
+		r.open(7, "agent/fix-login")
+		if o := r.push("agent/fix-login"); o.Err != nil {
+			t.Fatalf("push %d: %v", i+1, o.Err)
+		}
+	}
+	text := r.checkRun(head).Text
+	e, err := ledger.Decode(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ledger.Verify(e, []byte("a-ledger-key-of-the-rig-0123")) || e.Carry == nil {
+		t.Fatalf("the newest entry: verified %v, carry %+v", ledger.Verify(e, []byte("a-ledger-key-of-the-rig-0123")), e.Carry)
+	}
+	c := e.Fold("")
+	if c.Pushes != 5 || e.Carry.After != 15 || len(c.Tests) == 0 || !c.HadResults {
+		t.Errorf("the carry: %d pushes folded, %d after, %d tests; want 5, 15 and the failing ones", c.Pushes, e.Carry.After, len(c.Tests))
+	}
+	if flaky := c.Tests["users.TestFlaky"]; flaky == nil || flaky.Flip != breaker.FlipFlips {
+		t.Errorf("the carry's flaky test: %+v; want it known to flip", flaky)
+	}
+	if block := text[strings.Index(text, "<!--"):]; len(block) > 2048 {
+		t.Errorf("the entry is %d bytes; want 2 KB at most", len(block))
+	}
+}
