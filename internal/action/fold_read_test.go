@@ -145,3 +145,71 @@ func TestFoldRead_TheEntryKeepsTheCarry(t *testing.T) {
 		t.Errorf("the entry is %d bytes; want 2 KB at most", len(block))
 	}
 }
+
+// A push reads every page, and says why, when the newest entry's carry
+// cannot stand for the line; it decides as a run without a key does.
+func TestFoldRead_EveryPageWhenTheCarryCannotStand(t *testing.T) {
+	t.Parallel()
+	const key = "a-ledger-key-of-the-rig-0123"
+	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
+	cases := map[string]struct {
+		last func(r *rig, prev string) outcome // the last push, after two failing ones (prev the first's head)
+		why  string
+	}{
+		"a declared attempt": {func(r *rig, prev string) outcome {
+			r.commit("Fix the login", "Greenlight-Test: TestLogin")
+			r.results(fail)
+			r.open(7, "agent/fix-login")
+			return r.push("agent/fix-login")
+		}, "the decision is not one a carry holds"},
+		"a new test": {func(r *rig, prev string) outcome {
+			r.commit("Fix the login, and test the session", "")
+			r.results(map[string]string{"TestLogin": "fail", "TestLogout": "pass", "TestSession": "fail"})
+			r.open(7, "agent/fix-login")
+			return r.push("agent/fix-login")
+		}, "this run's tests are not the ones the newest push with results ran"},
+		"a re-run of the head": {func(r *rig, prev string) outcome {
+			r.results(fail)
+			head := r.git("rev-parse", "HEAD")
+			p := r.payload("push.json")
+			p["ref"], p["after"], p["before"], p["forced"] = "refs/heads/agent/fix-login", head, prev, false
+			return r.run("push", p)
+		}, "this head was observed before"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var states []string
+			for _, k := range []string{key, ""} {
+				r := newRig(t)
+				if k != "" {
+					r.inputs["ledger-key"] = k
+				}
+				r.git("checkout", "-q", "-b", "agent/fix-login")
+				var heads []string
+				for i := 0; i < 2; i++ {
+					heads = append(heads, r.commit(fmt.Sprintf("Fix the login, take %d", i+1), ""))
+					r.results(fail)
+					r.open(7, "agent/fix-login")
+					if o := r.push("agent/fix-login"); o.Err != nil {
+						t.Fatal(o.Err)
+					}
+				}
+				o := c.last(r, heads[0])
+				if o.Err != nil || o.Decision == nil {
+					t.Fatalf("the last push: %v\n%s", o.Err, o.stdout)
+				}
+				if k != "" && !strings.Contains(o.stdout, c.why) {
+					t.Errorf("keyed: the log does not say %q:\n%s", c.why, o.stdout)
+				}
+				if k != "" && strings.Contains(o.stdout, "the newest entry's carry folds") && !strings.Contains(o.stdout, "read every page") {
+					t.Errorf("keyed: started from the carry:\n%s", o.stdout)
+				}
+				states = append(states, judged(*o.Decision))
+			}
+			if states[0] != states[1] {
+				t.Errorf("keyed\n  %s\nwithout a key\n  %s\nwant the same decision", states[0], states[1])
+			}
+		})
+	}
+}
