@@ -38,7 +38,7 @@ func baseDigest(base map[string]bool) string {
 
 // startFrom is the engine's carry for a read that starts from from, and
 // why it cannot stand ("" when it can), before the decision.
-func startFrom(from ledger.Entry, edge string, window []ledger.Entry, in breaker.Input, run breaker.Push, names []string) (*breaker.Carry, string) {
+func startFrom(from ledger.Entry, edge string, window []ledger.Entry, in breaker.Input, run breaker.Push, names string) (*breaker.Carry, string) {
 	w := from.Carry
 	switch {
 	case w == nil:
@@ -58,7 +58,7 @@ func startFrom(from ledger.Entry, edge string, window []ledger.Entry, in breaker
 		switch {
 		case newest == nil:
 			return nil, "no entry after the carry had results to compare this run's tests with"
-		case newest.Names == "" || newest.Names != ledger.Digest(names):
+		case newest.Names == "" || newest.Names != names:
 			return nil, "this run's tests are not the ones the newest push with results ran (a test may be new)"
 		}
 	}

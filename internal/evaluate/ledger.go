@@ -439,7 +439,9 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 			e.Tests = append(e.Tests, ledger.Test{Suite: lt.Suite, Name: lt.Name, Status: breaker.StatusAbsent})
 		}
 	}
-	e.Names = ledger.Digest(names)
+	if e.Names = s.names; e.Names == "" {
+		e.Names = ledger.Digest(names)
+	}
 	e.FoldCarry, e.KnownBeforeNames = s.foldHint(d, e.History, line)
 	if s.fold != nil {
 		return e // the names are the newest push's (Names): none is new, Known says nothing more

@@ -84,6 +84,7 @@ type Snapshot struct {
 	meta      Run
 	line      map[string]bool // the heads of the line of work (lineHeads)
 	fold      *foldFrom       // the read started from a carry (fold.go)
+	names     string          // the Digest of this run's test names, once computed (a read from a carry)
 }
 
 // Load reads the repository, the results and the graph, once. A slice id
@@ -211,8 +212,11 @@ func (s *Snapshot) readLedger(l Ledger) {
 	s.input.Pushes = append(s.input.Pushes, s.run)
 	s.input.Carry = nil
 	if from := l.From; from != nil {
+		if s.names == "" {
+			s.names = ledger.Digest(reportNames(s.report))
+		}
 		s.fold = &foldFrom{from: *from}
-		s.input.Carry, s.fold.why = startFrom(*from, l.Edge, l.Entries, s.input, s.run, reportNames(s.report))
+		s.input.Carry, s.fold.why = startFrom(*from, l.Edge, l.Entries, s.input, s.run, s.names)
 	}
 }
 
