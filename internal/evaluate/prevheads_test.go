@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
@@ -182,7 +183,8 @@ func TestNamePrevHeads_ASeqAtTheBoundStaysReadable(t *testing.T) {
 // suite of 20,000, signed, stays within 2 KB at every push of a long line
 // (here 600, three quarters force-pushed away, so the names are all it
 // has), the entries at multiples of 8, 64 and 512 with their express links
-// included. The line's first entry, with its filter, may be larger.
+// included, each with the carry of a tripped line at its largest. The
+// line's first entry, with its filter, may be larger.
 func TestNamePrevHeads_AnEntryStaysWithin2KB(t *testing.T) {
 	t.Parallel()
 	key := []byte("a-ledger-key-of-the-test-0123")
@@ -206,9 +208,23 @@ func TestNamePrevHeads_AnEntryStaysWithin2KB(t *testing.T) {
 		e := w.write(h, history)
 		e.Event, e.PR, e.Branch, e.Checkpoint = "push", 7, "agent/S-1", strings.Repeat("b8", 20)
 		e.Counts = ledger.Counts{Total: 20000, Passed: 19980, Failed: 20}
-		e.Verdict = ledger.Verdict{State: "CLOSED", TotalFailed: 1}
+		// A tripped line's entry, the carry at its largest: every count as
+		// large as the line, a verdict recorded, each failing test carried.
+		e.Verdict = ledger.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress, TotalFailed: e.Seq}
 		e.Tests, e.Known = tests, &ledger.Known{}
-		block, _ := ledger.Encode(e, key)
+		c := breaker.NewCarry()
+		n := max(0, e.Seq-15)
+		c.Slice, c.Pushes, c.Failed, c.Streak, c.Extra, c.Floor, c.NoProgress, c.HadResults, c.MinFailing = "S-1", n, n, n, n, n, true, true, 20
+		c.Recorded, c.Verdicts, c.Open = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress, TotalFailed: 3}, true, true
+		for _, t := range tests {
+			c.Tests[t.FullName()] = &breaker.CarryTest{Failed: true, Flip: breaker.FlipFailed}
+		}
+		e.FoldCarry = &ledger.FoldHint{Carry: c, After: min(15, e.Seq), Limit: 3, Read: 24_000_000_000 + int64(e.Seq)}
+		e.Names = ledger.Digest([]string{"a", "b"})
+		block, written := ledger.Encode(e, key)
+		if written.Carry == nil {
+			t.Fatalf("seq %d: the entry keeps no carry", e.Seq)
+		}
 		if len(block) > largest {
 			largest, at = len(block), e.Seq
 		}
