@@ -353,8 +353,8 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		l := evaluate.Ledger{Source: "check-runs", Key: c.key, Entries: written}
 		if n := len(written); n > 0 && written[n-1].Carry != nil {
 			from := written[n-1]
-			l.Entries, l.From = written[n-from.Carry.After:], &from
-			if k := n - from.Carry.After - 1; k >= 0 {
+			l.Entries, l.From = written[n-from.Carry.NewestEntries():], &from
+			if k := n - from.Carry.NewestEntries() - 1; k >= 0 {
 				l.Edge = written[k].Head
 			}
 		}

@@ -30,8 +30,6 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 		e := &read.Entries[i]
 		switch {
 		case e.Kind == ledger.KindBase:
-		case e.Reset != nil:
-			return nil, nil, "", "an entry records a reset"
 		case breaker.SameSHA(e.Head, head) && (who.Belongs(*e) || own[strings.ToLower(e.Head)]):
 			return nil, nil, "", "this head was observed before (a re-run): its observations are one push"
 		case breaker.SameSHA(e.Head, before) && who.Belongs(*e) && verified(*e) && e.Carry != nil && (from == nil || e.Seq > from.Seq):
@@ -44,7 +42,7 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 	if next := from.Seq + 1; next%(ledger.SkipBase*ledger.SkipBase) == 0 {
 		return nil, nil, "", fmt.Sprintf("this run's entry, the %dth of the line, names an entry %d below it, older than the newest ones", next, ledger.SkipBase*ledger.SkipBase)
 	}
-	after := from.Carry.After
+	after := from.Carry.NewestEntries()
 	lo := from.Seq - after + 1
 	if after < 1 || lo < 1 {
 		return nil, nil, "", "the newest entry's carry leaves out more entries than the line has"
@@ -60,6 +58,11 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 		}
 		if !verified(e) {
 			return nil, nil, "", "an entry after the carry does not verify"
+		}
+		if e.Reset != nil {
+			// Checking a reset needs every commit's author: the whole line
+			// is read until the reset is folded into a carry.
+			return nil, nil, "", "an entry after the carry records a reset"
 		}
 		bySeq[e.Seq], heads[strings.ToLower(e.Head)] = e, true
 	}

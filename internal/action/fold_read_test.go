@@ -135,8 +135,8 @@ func TestFoldRead_TheEntryKeepsTheCarry(t *testing.T) {
 		t.Fatalf("the newest entry: verified %v, carry %+v", ledger.Verify(e, []byte("a-ledger-key-of-the-rig-0123")), e.Carry)
 	}
 	c := e.Fold("")
-	if c.Pushes != 5 || e.Carry.After != 15 || len(c.Tests) == 0 || !c.HadResults {
-		t.Errorf("the carry: %d pushes folded, %d after, %d tests; want 5, 15 and the failing ones", c.Pushes, e.Carry.After, len(c.Tests))
+	if c.Pushes != 5 || e.Carry.NewestEntries() != 15 || len(c.Tests) == 0 || !c.HadResults {
+		t.Errorf("the carry: %d pushes folded, %d after, %d tests; want 5, 15 and the failing ones", c.Pushes, e.Carry.NewestEntries(), len(c.Tests))
 	}
 	if flaky := c.Tests["users.TestFlaky"]; flaky == nil || flaky.Flip != breaker.FlipFlips {
 		t.Errorf("the carry's flaky test: %+v; want it known to flip", flaky)
@@ -211,5 +211,47 @@ func TestFoldRead_EveryPageWhenTheCarryCannotStand(t *testing.T) {
 				t.Errorf("keyed\n  %s\nwithout a key\n  %s\nwant the same decision", states[0], states[1])
 			}
 		})
+	}
+}
+
+// A trip, a maintainer's reset, and the line goes on: the pushes while the
+// reset is among the newest 15 entries read every page (checking a reset
+// needs every commit's author), and once it is folded into the carry the
+// pushes start from the carry again, deciding as a run without a key.
+func TestFoldRead_AfterAResetTheCarryFoldsIt(t *testing.T) {
+	t.Parallel()
+	var lines [2][]string
+	var last outcome
+	for n, key := range []string{"a-ledger-key-of-the-rig-0123", ""} {
+		r := newRig(t)
+		if key != "" {
+			r.inputs["ledger-key"] = key
+		}
+		r.git("checkout", "-q", "-b", "copilot/fix-login")
+		r.tripOn(7, "copilot/fix-login")
+		if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.state() != "CLOSED" {
+			t.Fatalf("the reset: %q\n%s", o.state(), o.stdout)
+		}
+		for i := 0; i < 18; i++ {
+			r.commit(fmt.Sprintf("Fix the login, take %d", i+1), "")
+			r.results(map[string]string{"TestLogin": "fail", "TestLogout": map[bool]string{true: "fail", false: "pass"}[i%5 == 0]})
+			r.open(7, "copilot/fix-login")
+			o := r.push("copilot/fix-login")
+			if o.Err != nil || o.Decision == nil {
+				t.Fatalf("push %d after the reset: %v\n%s", i+1, o.Err, o.stdout)
+			}
+			lines[n] = append(lines[n], judged(*o.Decision))
+			if key != "" {
+				last = o
+			}
+		}
+	}
+	for i := range lines[0] {
+		if lines[0][i] != lines[1][i] {
+			t.Errorf("push %d after the reset: keyed\n  %s\nwithout a key\n  %s", i+1, lines[0][i], lines[1][i])
+		}
+	}
+	if !strings.Contains(last.stdout, "the newest entry's carry folds") || last.Decision.ResetSHA == "" {
+		t.Errorf("the last push did not start from a carry that folded the reset (reset %q):\n%s", last.Decision.ResetSHA, last.stdout)
 	}
 }

@@ -40,6 +40,14 @@ func TestFoldedLine_Rules(t *testing.T) {
 	if why != "" || len(window) != 15 || from.Seq != 40 || edge != before(25) {
 		t.Fatalf("a line of 40: window %d, from %v, edge %s, why %q; want the 15 newest, the 40th, the 25th's head", len(window), from, edge, why)
 	}
+	folded := foldPage(40, 15, key) // a reset the carry folded is no reason to read the whole line
+	e := folded.Entries[5]
+	e.Reset, e.MAC = &ledger.Reset{Author: "maintainer"}, ""
+	folded.Entries[5] = ledger.Sign(e, key)
+	folded.Entries[5].CheckRunID = e.CheckRunID
+	if _, _, _, why := foldedLine(folded, who, before(40), head, key); why != "" {
+		t.Errorf("a reset folded into the carry: why %q, want none", why)
+	}
 	if _, _, _, why := foldedLine(foldPage(63, 15, key), who, before(63), head, key); !strings.Contains(why, "names an entry 64 below") {
 		t.Errorf("the 64th entry: why %q, want it to name the express link beyond the newest entries", why)
 	}
@@ -69,9 +77,12 @@ func TestFoldedLine_Rules(t *testing.T) {
 			d.Entries[33].Verdict.TotalFailed = 1 // rewritten: its MAC no longer holds
 			return d
 		}, "does not verify"},
-		"a reset": {func() Decoded {
+		"a reset after the carry": {func() Decoded {
 			d := foldPage(40, 15, key)
-			d.Entries[5].Reset = &ledger.Reset{Author: "maintainer"}
+			e := d.Entries[30]
+			e.Reset, e.MAC = &ledger.Reset{Author: "maintainer"}, ""
+			d.Entries[30] = ledger.Sign(e, key)
+			d.Entries[30].CheckRunID = e.CheckRunID
 			return d
 		}, "records a reset"},
 		"the edge away": {func() Decoded {

@@ -52,8 +52,11 @@ type Carry struct {
 	// out and the line's OPEN slice reads: such a line is read whole).
 	Slice  string
 	Others bool
-	Pushes int    // pushes folded
-	Prior  int    // of them, observed up to the reset record
+	Pushes int // pushes folded
+	Prior  int // of them, observed up to the reset record
+	// Reset is the head of the newest folded push that records a verified
+	// reset of the slice ("" when none): where its attempts split.
+	Reset  string
 	Failed int    // of them, with results, after the reset, failed
 	Edge   string // the newest folded push's head: its commits end there
 	// Streak is the failed pushes in a row at the end; ResultsStreak those
@@ -92,6 +95,17 @@ func (c *Carry) Clone() *Carry {
 		out.Recorded = &v
 	}
 	return &out
+}
+
+// asPrior is c with every push it folded made prior: a reset recorded
+// after them ends them (what counts starts again; what progress means
+// does not).
+func (c *Carry) asPrior() *Carry {
+	out := c.Clone()
+	out.Prior, out.Failed = out.Pushes, 0
+	out.Streak, out.ResultsStreak, out.Extra, out.Floor = 0, 0, 0, 0
+	out.NoProgress, out.NoResults, out.Recorded = false, false, nil
+	return out
 }
 
 // kept is c as a ledger entry keeps it: only the tests that failed (one a
@@ -259,6 +273,9 @@ func (c *Carry) step(p Push, s *PushSummary, flip func(string) bool, base map[st
 		}
 	}
 	c.record(p, s.Prior)
+	if p.Reset != nil && p.Slice != "" {
+		c.Reset = p.Head
+	}
 	c.Pushes++
 	if s.Prior {
 		c.Prior++

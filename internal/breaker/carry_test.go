@@ -18,26 +18,36 @@ import (
 func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(29))
-	lines, compared, folded := 300, 0, 0
+	lines, compared, folded, resetFolded, refused := 300, 0, 0, 0, 0
 	for line := 0; line < lines; line++ {
 		l := newRandomLine(rng)
 		for k := 1; k <= l.n; k++ {
 			whole := Evaluate(l.input(k, nil))
-			if k > 1 {
+			if k > 1 && l.carries[k-1] != nil {
 				fast := Evaluate(l.input(k, l.carries[k-1]))
-				if !reflect.DeepEqual(whole, fast) {
+				switch {
+				case fast.Carry == nil && whole.Carry != nil:
+					refused++ // the carry cannot stand (a reset whose head is gone): the caller reads the whole line
+				case !reflect.DeepEqual(whole, fast):
 					t.Fatalf("line %d, push %d of %d: %s differ; from the carry\n%s\nthe whole line\n%s", line, k, l.n, differing(whole, fast), brief(fast), brief(whole))
 				}
 				compared++
 				if l.carries[k-1].Pushes > 0 {
 					folded++
 				}
+				if l.carries[k-1].Reset != "" {
+					resetFolded++
+				}
 			}
 			l.record(k, whole)
 		}
 	}
-	if folded < lines {
-		t.Fatalf("only %d of %d runs started from a carry that folded a push: the lines are too short to test it", folded, compared)
+	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset; %d could not start from it", compared, folded, resetFolded, refused)
+	if refused > compared/10 {
+		t.Errorf("%d of %d runs could not start from the carry", refused, compared)
+	}
+	if folded < lines || resetFolded < lines/4 {
+		t.Fatalf("only %d of %d runs started from a carry that folded a push, %d from one that folded a reset: the lines are too short to test it", folded, compared, resetFolded)
 	}
 }
 
@@ -50,6 +60,7 @@ type randomLine struct {
 	heads   []string                // by push (0-based): a commit of the history, or one force-pushed away
 	status  []map[string]TestStatus // by push (0-based); nil for a push whose tests did not run
 	infra   []string                // the InfraKind of such a push
+	resets  map[int]bool            // pushes (0-based) whose run records a maintainer's reset
 	commits []Commit
 	// What the runs recorded: each push's verdict and the carry each run's
 	// entry keeps.
@@ -59,7 +70,7 @@ type randomLine struct {
 }
 
 func newRandomLine(rng *rand.Rand) *randomLine {
-	l := &randomLine{n: 2 + rng.Intn(60), carries: map[int]*Carry{}, base: map[string]bool{}}
+	l := &randomLine{n: 2 + rng.Intn(60), carries: map[int]*Carry{}, base: map[string]bool{}, resets: map[int]bool{}}
 	nt := 2 + rng.Intn(5)
 	fail := make([]float64, nt)
 	for i := 0; i < nt; i++ {
@@ -78,6 +89,9 @@ func newRandomLine(rng *rand.Rand) *randomLine {
 		l.heads = append(l.heads, sha(k+1))
 		if k+1 < l.n && rng.Intn(8) == 0 {
 			l.heads[k] = sha(100 + k) // force-pushed away since
+		}
+		if k > 0 && rng.Intn(14) == 0 {
+			l.resets[k] = true
 		}
 		if rng.Intn(12) == 0 {
 			l.status = append(l.status, nil)
@@ -130,6 +144,10 @@ func (l *randomLine) input(k int, carry *Carry) Input {
 			}
 		}
 	}
+	if l.resets[k-1] { // as evaluate.Snapshot.DecideReset: the run's push records it
+		run.Slice, run.Reset = "S-1", &ResetRecord{Author: "maintainer", Text: "/breaker reset S-1"}
+		in.Slice = "S-1"
+	}
 	in.Observation = obs
 	in.Pushes = append(in.Pushes, run)
 	return in
@@ -148,6 +166,9 @@ func (l *randomLine) at(j int) time.Time {
 // some ledger push.
 func (l *randomLine) ledgerPush(j, last int, whole bool) Push {
 	p := Push{Head: l.heads[j], ObservedAt: l.at(j), Source: PushFromLedger, Slice: l.slices[j], Verdict: l.verdicts[j], Tests: map[string]PushTest{}}
+	if l.resets[j] {
+		p.Reset = &ResetRecord{Author: "maintainer", Text: "/breaker reset S-1"}
+	}
 	st := l.status[j]
 	if st == nil {
 		p.Infra, p.InfraKind = "the tests did not run", l.infra[j]

@@ -32,11 +32,25 @@ func Evaluate(in Input) Decision {
 	}
 	before, after, resetPush := slicePushes(in.Pushes, slice)
 	e.pushes, e.prior = append(before, after...), len(before)
+	carryReset := false // the reset in effect is one the carry folded
+	if c := in.Carry; c != nil {
+		switch {
+		case resetPush != nil:
+			// A reset after every push the carry folded ends them all.
+			e.in.Carry = c.asPrior()
+		case c.Reset != "":
+			resetPush, carryReset = &Push{Head: c.Reset, Slice: slice}, true
+		}
+	}
 	atts := track(in, e.p, cands, slice)
 	e.resolveOutcomes(atts)
 	lock, info := scopeLock(in.Scope, slice)
 	e.checkScope(atts, lock)
 	cut, resetSHA, note := resetPoint(in, resetPush, before, slice)
+	// A reset placed from a carry, which does not hold the heads of the
+	// pushes before it: only where the branch still has its head (or
+	// forked from it).
+	carryPlaced := in.Carry == nil || note == ""
 	if note != "" {
 		e.notes = append(e.notes, note)
 	}
@@ -66,12 +80,13 @@ func Evaluate(in Input) Decision {
 	d.Earlier = Earlier{Pushes: pt.Pushes - len(pt.summaries), Failed: pt.Failed - windowFailed(pt.summaries)}
 	d.Carry = pt.next
 	d.Carry.Slice, d.Carry.Others = slice, otherSlices(in, slice)
-	if e.p.Name != DefaultPolicy().Name || len(cands) > 0 || resetPush != nil || e.prior > 0 ||
+	if e.p.Name != DefaultPolicy().Name || len(cands) > 0 || !carryPlaced || carryReset && reobserved(in.Pushes, resetPush.Head) ||
 		len(in.Ledger.Tampered) > 0 || len(in.Ledger.SetAside) > 0 {
 		// A carry holds the greenlight fold of pushes alone: another
 		// policy's state, declared attempts (whose outcomes need the pushes
-		// of their commits) and a reset (which splits the pushes) are read
-		// from the whole line.
+		// of their commits), a folded reset whose head the branch no longer
+		// has (placed by the pushes before it) or that a push observed again
+		// (which joins the pushes before it) are read from the whole line.
 		d.Carry = nil
 	}
 	if n := len(d.Pushes); n > 0 {
@@ -215,6 +230,16 @@ func (e *evaluator) baseNotes(ps []PushSummary) (unobserved bool) {
 		e.notef("the base commit was not observed by the breaker, so a test that fails on the base too counts as this branch's; " +
 			"run the breaker on pushes to the default branch to record what fails there")
 		return true
+	}
+	return false
+}
+
+// reobserved says a push observed head.
+func reobserved(ps []Push, head string) bool {
+	for _, p := range ps {
+		if SameSHA(p.Head, head) {
+			return true
+		}
 	}
 	return false
 }

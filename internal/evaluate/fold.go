@@ -43,8 +43,8 @@ func startFrom(from ledger.Entry, edge string, window []ledger.Entry, in breaker
 	switch {
 	case w == nil:
 		return nil, "the newest entry keeps no carry"
-	case w.Limit != in.Policy.Normalized().NoProgressLimit:
-		return nil, fmt.Sprintf("its carry was folded with a no-progress limit of %d, this run's is %d", w.Limit, in.Policy.Normalized().NoProgressLimit)
+	case w.NoProgressLimit() != in.Policy.Normalized().NoProgressLimit:
+		return nil, fmt.Sprintf("its carry was folded with a no-progress limit of %d, this run's is %d", w.NoProgressLimit(), in.Policy.Normalized().NoProgressLimit)
 	case w.Base != baseDigest(in.BaseFailing):
 		return nil, "the base's failing tests changed since its carry was folded"
 	}
@@ -62,7 +62,9 @@ func startFrom(from ledger.Entry, edge string, window []ledger.Entry, in breaker
 			return nil, "this run's tests are not the ones the newest push with results ran (a test may be new)"
 		}
 	}
-	return from.Fold(edge), ""
+	c := from.Fold(edge)
+	ledger.ExpandReset(c, in.Commits)
+	return c, ""
 }
 
 // FoldRefused says why the decision of a snapshot loaded from a carry

@@ -22,16 +22,22 @@ import (
 type Carry struct {
 	Others bool `json:"others,omitempty"`
 	// After is how many of the line's newest entries the carry leaves out:
-	// this one and the After-1 before it.
-	After         int  `json:"after"`
-	Pushes        int  `json:"pushes"`
-	Prior         int  `json:"prior,omitempty"`
-	Failed        int  `json:"failed,omitempty"`
-	Streak        int  `json:"streak,omitempty"`
-	ResultsStreak int  `json:"results_streak,omitempty"`
-	Extra         int  `json:"extra,omitempty"`
-	NoProgress    bool `json:"no_progress,omitempty"`
-	NoResults     bool `json:"no_results,omitempty"`
+	// this one and the After-1 before it; absent when breaker.Window-1
+	// (NewestEntries).
+	After  int `json:"after,omitempty"`
+	Pushes int `json:"pushes"`
+	Prior  int `json:"prior,omitempty"`
+	// Reset is the first 16 hex digits of the head of the newest folded
+	// push that records a reset (its reader finds the commit in the
+	// branch's history; a reset whose head the branch no longer has is
+	// read from the whole line).
+	Reset         string `json:"reset,omitempty"`
+	Failed        int    `json:"failed,omitempty"`
+	Streak        int    `json:"streak,omitempty"`
+	ResultsStreak int    `json:"results_streak,omitempty"`
+	Extra         int    `json:"extra,omitempty"`
+	NoProgress    bool   `json:"no_progress,omitempty"`
+	NoResults     bool   `json:"no_results,omitempty"`
 	// MinFailing is -1 when no folded push had results.
 	MinFailing int `json:"min_failing"`
 	// Recorded is the trip reason of the first OPEN verdict a folded push
@@ -48,7 +54,7 @@ type Carry struct {
 	// Limit is the no-progress limit the pushes were folded with; Base the
 	// digest of the base's failing tests they were judged beside (Digest,
 	// "" for none).
-	Limit int    `json:"limit"`
+	Limit int    `json:"limit,omitempty"` // absent when the default's (NoProgressLimit)
 	Base  string `json:"base,omitempty"`
 	// Read is the newest check run (GitHub's ids grow with time) among the
 	// entries the fold read: one of the line written after it (a run that
@@ -138,10 +144,17 @@ func (e *Entry) setCarry() {
 		flags[i] = flagChars[v]
 	}
 	b := c.Carry
-	w := &Carry{Others: b.Others, After: c.After, Pushes: b.Pushes, Prior: b.Prior, Failed: b.Failed,
+	after, limit := c.After, c.Limit
+	if after == breaker.Window-1 {
+		after = 0
+	}
+	if limit == breaker.DefaultPolicy().NoProgressLimit {
+		limit = 0
+	}
+	w := &Carry{Others: b.Others, After: after, Pushes: b.Pushes, Prior: b.Prior, Reset: resetPrefix(b.Reset), Failed: b.Failed,
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: c.Limit, Base: c.Base, Read: c.Read}
+		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read}
 	if b.Recorded != nil {
 		w.Recorded, w.RecordedTotal = b.Recorded.TripReason, b.Recorded.TotalFailed
 	}
@@ -150,6 +163,33 @@ func (e *Entry) setCarry() {
 		w.Open = &open
 	}
 	e.Carry = w
+}
+
+// NewestEntries is After: how many of the line's newest entries the carry
+// leaves out.
+func (w *Carry) NewestEntries() int {
+	if w.After == 0 {
+		return breaker.Window - 1
+	}
+	return w.After
+}
+
+// NoProgressLimit is the no-progress limit the carry was folded with.
+func (w *Carry) NoProgressLimit() int {
+	if w.Limit == 0 {
+		return breaker.DefaultPolicy().NoProgressLimit
+	}
+	return w.Limit
+}
+
+// resetPrefixLen is how much of a reset's head a carry keeps: 64 bits.
+const resetPrefixLen = 16
+
+func resetPrefix(head string) string {
+	if len(head) > resetPrefixLen {
+		return strings.ToLower(head[:resetPrefixLen])
+	}
+	return strings.ToLower(head)
 }
 
 // FoldHint is what the writer gives Encode for the entry's carry.
@@ -163,14 +203,15 @@ type FoldHint struct {
 
 // Fold is the entry's carry as the engine takes it, with the tests named
 // by the entry's rows and edge the head of its newest push (the entry's at
-// Seq-After; "" when it folded none); nil when the entry keeps none.
+// Seq-After; "" when it folded none); nil when the entry keeps none. Its
+// Reset is the prefix the entry keeps: ExpandReset finds the commit.
 func (e Entry) Fold(edge string) *breaker.Carry {
 	w := e.Carry
 	if w == nil {
 		return nil
 	}
 	c := breaker.NewCarry()
-	c.Slice, c.Others, c.Pushes, c.Prior, c.Failed, c.Edge = e.Slice, w.Others, w.Pushes, w.Prior, w.Failed, edge
+	c.Slice, c.Others, c.Pushes, c.Prior, c.Reset, c.Failed, c.Edge = e.Slice, w.Others, w.Pushes, w.Prior, w.Reset, w.Failed, edge
 	c.Streak, c.ResultsStreak, c.Extra, c.NoProgress, c.NoResults, c.HadResults = w.Streak, w.ResultsStreak, w.Extra, w.NoProgress, w.NoResults, w.MinFailing >= 0
 	c.MinFailing, c.Floor = w.MinFailing, w.Floor
 	if w.Recorded != "" {
@@ -188,6 +229,28 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 			PassedAfterFail: v&flagPassedAfterFail != 0, Flaky: v&flagFlaky != 0, Flip: breaker.FlipState(v / 8)}
 	}
 	return c
+}
+
+// ExpandReset replaces a carry's reset prefix with the one commit of
+// commits it begins; left as it is when none or several do (the engine
+// then finds no such commit on the branch, and the caller reads the whole
+// line).
+func ExpandReset(c *breaker.Carry, commits []breaker.Commit) {
+	if c == nil || c.Reset == "" || len(c.Reset) != resetPrefixLen {
+		return
+	}
+	found := ""
+	for _, cm := range commits {
+		if strings.HasPrefix(strings.ToLower(cm.SHA), c.Reset) {
+			if found != "" {
+				return
+			}
+			found = cm.SHA
+		}
+	}
+	if found != "" {
+		c.Reset = found
+	}
 }
 
 // KnownBefore are the full names of the tests PassedBefore names.
@@ -230,6 +293,11 @@ func (e Entry) checkCarry() error {
 	}
 	if w.MinFailing < -1 || w.MinFailing > MaxCarryCount {
 		return fmt.Errorf("the carry's min_failing %d is outside -1..%d", w.MinFailing, MaxCarryCount)
+	}
+	if w.Reset != "" {
+		if _, err := hex.DecodeString(w.Reset); err != nil || len(w.Reset) != resetPrefixLen {
+			return fmt.Errorf("the carry's reset %q is not %d hex digits of a commit id", w.Reset, resetPrefixLen)
+		}
 	}
 	if w.Read < 0 {
 		return fmt.Errorf("the carry's read %d is not a check run id", w.Read)

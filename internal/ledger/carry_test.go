@@ -18,6 +18,7 @@ func carried() Entry {
 		"S-3", 40, 39, strings.Repeat("cd", 20), 39, 39, true, true, 1, 39
 	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress, TotalFailed: 3}
 	c.Verdicts, c.Open = true, true
+	c.Prior, c.Reset = 12, strings.Repeat("ef", 20)
 	c.Tests["pkg.TestB"] = &breaker.CarryTest{Failed: true, Flip: breaker.FlipFailed}
 	c.Tests["pkg.TestA"] = &breaker.CarryTest{Failed: true, Passed: true, PassedAfterFail: true, Flaky: true, Flip: breaker.FlipFlips}
 	e.FoldCarry = &FoldHint{Carry: c, After: 15, Limit: 3, Base: Digest([]string{"pkg.TestZ"})}
@@ -39,11 +40,16 @@ func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
 	if !Verify(got, key) {
 		t.Fatal("an entry with a carry does not verify")
 	}
-	if diff := cmp.Diff(in.FoldCarry.Carry, got.Fold(strings.Repeat("cd", 20))); diff != "" {
+	fold := got.Fold(strings.Repeat("cd", 20))
+	if fold.Reset != strings.Repeat("ef", 8) {
+		t.Errorf("the carry keeps the reset as %q; want its first 16 hex digits", fold.Reset)
+	}
+	ExpandReset(fold, []breaker.Commit{{SHA: strings.Repeat("ab", 20)}, {SHA: strings.Repeat("ef", 20)}})
+	if diff := cmp.Diff(in.FoldCarry.Carry, fold); diff != "" {
 		t.Errorf("the carry read back differs (-written +read):\n%s", diff)
 	}
-	if w := got.Carry; w.After != 15 || w.Limit != 3 || w.Base != in.FoldCarry.Base {
-		t.Errorf("after %d, limit %d, base %q; want 15, 3, %q", w.After, w.Limit, w.Base, in.FoldCarry.Base)
+	if w := got.Carry; w.NewestEntries() != 15 || w.NoProgressLimit() != 3 || w.After != 0 || w.Limit != 0 || w.Base != in.FoldCarry.Base {
+		t.Errorf("after %d (%d), limit %d (%d), base %q; want 15 and 3, the defaults left out, and %q", w.NewestEntries(), w.After, w.NoProgressLimit(), w.Limit, w.Base, in.FoldCarry.Base)
 	}
 	if kb := got.KnownBefore(); len(kb) != 1 || kb[0] != "pkg.TestC" {
 		t.Errorf("passed before %v, want [pkg.TestC]", kb)
@@ -84,7 +90,7 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 	good, _ := Encode(carried(), nil)
 	for name, tt := range map[string]struct{ from, to, want string }{
 		"flags short": {`"tests":"`, `"tests":"-`, "the carry flags"},
-		"flag char":   {`-","limit"`, `z","limit"`, "not one of"},
+		"flag char":   {`-","base"`, `z","base"`, "not one of"},
 		"negative":    {`"pushes":40`, `"pushes":-4`, "outside"},
 		"more failed": {`"failed":39`, `"failed":90`, "more prior or failed"},
 		"first pass":  {`"passed_before":[`, `"passed_before":[0,`, "does not fail here"},
