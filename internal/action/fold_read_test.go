@@ -97,7 +97,10 @@ func TestFoldRead_DecidesAsTheWholeLine(t *testing.T) {
 	if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes, and the 15 entries after it are there") {
 		t.Errorf("the last push did not start from a carry of 8 pushes:\n%s", last.stdout)
 	}
-	if d := last.Decision; d.State != breaker.StateOpen || d.Earlier.Pushes != 8 || len(d.Pushes) != breaker.Window {
+	if !strings.Contains(last.stdout, "ledger:  15 entries from check-runs and the carry of the 8 pushes before them, signed and verified") {
+		t.Errorf("the report does not say what the read read:\n%s", last.stdout)
+	}
+	if d := last.Decision; d.State != breaker.StateOpen || d.Earlier.Pushes != 8 || len(d.Pushes) != breaker.Window || d.Ledger.Folded != 8 {
 		t.Errorf("the last push: %s, %d earlier pushes and %d judged; want OPEN, 8 and %d", d.State, d.Earlier.Pushes, len(d.Pushes), breaker.Window)
 	}
 	if d := keyed[16].Decision; d.State != breaker.StateClosed {

@@ -116,7 +116,10 @@ type PushSummary struct {
 // LedgerInfo says where the earlier observations came from and whether
 // they could be trusted. The adapter that read them fills it.
 type LedgerInfo struct {
-	Entries  int
+	Entries int
+	// Folded is how many pushes the carry the read started from stands
+	// for (Input.Carry), whose entries were not read; 0 for a whole read.
+	Folded   int
 	Signed   bool     // a ledger key was given: entries carry a MAC
 	Verified bool     // every entry's MAC verified
 	Source   string   // "check-runs", "file", or "none"

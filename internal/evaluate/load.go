@@ -217,6 +217,9 @@ func (s *Snapshot) readLedger(l Ledger) {
 		}
 		s.fold = &foldFrom{from: *from}
 		s.input.Carry, s.fold.why = startFrom(*from, l.Edge, l.Entries, s.input, s.run, s.names)
+		if s.input.Carry != nil {
+			s.input.Ledger.Folded = s.input.Carry.Pushes
+		}
 	}
 }
 

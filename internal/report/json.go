@@ -87,7 +87,7 @@ func reportLedger(l breaker.LedgerInfo) ReportLedger {
 	if src == "" {
 		src = "none"
 	}
-	return ReportLedger{Entries: l.Entries, Signed: l.Signed, Verified: l.Verified, Source: src, Tampered: nonNil(l.Tampered)}
+	return ReportLedger{Entries: l.Entries, Folded: l.Folded, Signed: l.Signed, Verified: l.Verified, Source: src, Tampered: nonNil(l.Tampered)}
 }
 
 func nullable(s string) *string {

@@ -77,6 +77,7 @@ type ReportPush struct {
 // ReportLedger says where the earlier observations came from.
 type ReportLedger struct {
 	Entries  int      `json:"entries"`
+	Folded   int      `json:"folded"` // pushes the carry the read started from stands for
 	Signed   bool     `json:"signed"`
 	Verified bool     `json:"verified"`
 	Source   string   `json:"source"`

@@ -149,6 +149,8 @@ func textLedger(l breaker.LedgerInfo) string {
 		return "none read (only this run's observation and the trailers)"
 	case len(l.Tampered) > 0:
 		return fmt.Sprintf("%d entries from %s, %d do not verify", l.Entries, SafeLine(l.Source), len(l.Tampered))
+	case l.Verified && l.Folded > 0:
+		return fmt.Sprintf("%d entries from %s and the carry of the %d pushes before them, signed and verified", l.Entries, SafeLine(l.Source), l.Folded)
 	case l.Verified:
 		return fmt.Sprintf("%d entries from %s, signed and verified", l.Entries, SafeLine(l.Source))
 	}
