@@ -17,6 +17,27 @@ import (
 // read, as before. The decision the carry gives is checked once more
 // against the loaded branch (evaluate.Snapshot.FoldRefused).
 
+// newestOwnHead is, for an event that does not say where the branch was
+// before the push (a workflow_run), the head of the pull request's newest
+// verified entry (by place in the line) at one of its commits other than
+// head: where the branch was at the push before, when that push's run
+// wrote its entry. Its descendants up to head are all in the read, so an
+// entry of the line newer than it is in the read too (foldedLine checks);
+// "" when there is none.
+func newestOwnHead(read Decoded, who evaluate.Run, head string, key []byte) string {
+	own := who.OwnCommits()
+	best, seq := "", 0
+	for _, e := range read.Entries {
+		if e.Kind == ledger.KindBase || !who.Belongs(e) || !own[strings.ToLower(e.Head)] || breaker.SameSHA(e.Head, head) || e.Seq <= seq {
+			continue
+		}
+		if ledger.Verify(e, key) {
+			best, seq = e.Head, e.Seq
+		}
+	}
+	return best
+}
+
 // foldedLine is the entries after the carry of the entry at before, and
 // that entry; why says why the read cannot start from a carry ("" when it
 // can). The entries are the page's decoded ones (read).

@@ -258,3 +258,50 @@ func TestFoldRead_AfterAResetTheCarryFoldsIt(t *testing.T) {
 		t.Errorf("the last push did not start from a carry that folded the reset (reset %q):\n%s", last.Decision.ResetSHA, last.stdout)
 	}
 }
+
+// The hardened deployment's workflow_run says nothing of where the branch
+// was before the push: the run takes the pull request's newest verified
+// entry at one of its commits as the push before, starts from its carry,
+// and decides as the same deployment without a key, at every run.
+func TestFoldRead_HardenedWorkflowRun(t *testing.T) {
+	t.Parallel()
+	line := foldLine()[:20]
+	var judgedBy [2][]string
+	var queries []int
+	var last outcome
+	for n, keyed := range []bool{true, false} {
+		r := newRig(t)
+		r.hardened()
+		if !keyed {
+			delete(r.inputs, "ledger-key")
+		}
+		r.git("checkout", "-q", "-b", "agent/S-3")
+		for i, st := range line {
+			r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
+			if st == nil {
+				st = line[i-1] // the hardened run reads an artifact: one with the push before's results
+			}
+			junit := junitOf(st)
+			q := len(r.srv.GraphQLCosts())
+			o := r.workflowRun(int64(7000+i), r.open(7, "agent/S-3"), "failure", junit)
+			if o.Err != nil || o.Decision == nil {
+				t.Fatalf("run %d: %v\n%s", i+1, o.Err, o.stdout)
+			}
+			judgedBy[n] = append(judgedBy[n], judged(*o.Decision))
+			if keyed {
+				queries, last = append(queries, r.graphQLSince(q)), o
+			}
+		}
+	}
+	for i := range line {
+		if judgedBy[0][i] != judgedBy[1][i] {
+			t.Errorf("run %d: keyed\n  %s\nwithout a key\n  %s", i+1, judgedBy[0][i], judgedBy[1][i])
+		}
+		if i > 0 && queries[i] != 1 {
+			t.Errorf("keyed run %d read %d GraphQL queries; want 1", i+1, queries[i])
+		}
+	}
+	if !strings.Contains(last.stdout, "the newest entry's carry folds 4 pushes") {
+		t.Errorf("the last run did not start from the carry:\n%s", last.stdout)
+	}
+}

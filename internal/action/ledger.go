@@ -90,7 +90,7 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 // at.
 func readLine(ctx context.Context, r *run, q LedgerQuery, also []string) (LedgerState, Decoded, int, error) {
 	var spent RateLimit // a read of the newest commits that was not the whole line
-	if q.PR > 0 && r.in.LedgerKey != "" && r.before != "" {
+	if q.PR > 0 && r.in.LedgerKey != "" && (r.before != "" || r.gh.EventName == "workflow_run") {
 		st, read, followed, why, err := readNewest(ctx, r, q, also)
 		if err != nil || why == "" {
 			return st, read, followed, err
@@ -118,11 +118,15 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 		return st, read, 0, "", err
 	}
 	who := evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}
-	hasBefore := slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) })
-	if hasBefore && !r.wholeLine {
+	hasBefore := r.before != "" && slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) })
+	if (hasBefore || r.before == "") && !r.wholeLine {
 		if page, ok := readFromCarry(r, q, st, who); ok {
 			return st, page, 0, "", nil
 		}
+	}
+	if r.before == "" {
+		// A workflow_run does not say where the branch was before.
+		return st, read, 0, "the event does not say where the branch was before the push, and no carry stood for the line", nil
 	}
 	if !st.Older { // the pull request is no longer than a page: this is every page
 		read, followed, err = FollowPrevHeads(ctx, r.api.ledger, st.Runs, q, who, also...)
@@ -155,7 +159,11 @@ func readFromCarry(r *run, q LedgerQuery, st LedgerState, who evaluate.Run) (Dec
 	page := Decoded{appID: q.AppID, checkName: q.CheckName}
 	page.add(st.Runs)
 	page.done()
-	window, from, edge, why := foldedLine(page, who, r.before, r.head, []byte(r.in.LedgerKey))
+	before := r.before
+	if before == "" {
+		before = newestOwnHead(page, who, r.head, []byte(r.in.LedgerKey))
+	}
+	window, from, edge, why := foldedLine(page, who, before, r.head, []byte(r.in.LedgerKey))
 	if why != "" {
 		r.ax.Logf("breaker: not starting from the newest entry's carry: %s", why)
 		return Decoded{}, false
