@@ -2,7 +2,9 @@ package action
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
@@ -16,6 +18,9 @@ import (
 // them out of that read, or says why it cannot: then the whole line is
 // read, as before. The decision the carry gives is checked once more
 // against the loaded branch (evaluate.Snapshot.FoldRefused).
+
+// headAt is the head of a place's entries (the first's).
+func headAt(es []ledger.Entry) string { return strings.ToLower(es[0].Head) }
 
 // newestOwnHead is, for an event that does not say where the branch was
 // before the push (a workflow_run), the head of the pull request's newest
@@ -63,64 +68,115 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 	if next := from.Seq + 1; next%(ledger.SkipBase*ledger.SkipBase) == 0 {
 		return nil, nil, "", fmt.Sprintf("this run's entry, the %dth of the line, names an entry %d below it, older than the newest ones", next, ledger.SkipBase*ledger.SkipBase)
 	}
+	// The entries after the carry are the newest After pushes of the line:
+	// down from the entry at before, place by place (Seq), each place one
+	// head; a head observed at two places in a row (a run re-run, or a push
+	// and a pull_request run of one head, the later run placed after the
+	// first) is one push, as the whole line counts it.
 	after := from.Carry.NewestEntries()
-	lo := from.Seq - after + 1
-	if after < 1 || lo < 1 {
-		return nil, nil, "", "the newest entry's carry leaves out more entries than the line has"
-	}
-	bySeq := map[int]ledger.Entry{}
-	heads := map[string]bool{}
+	bySeq := map[int][]ledger.Entry{}
 	for _, e := range read.Entries {
-		if e.Kind == ledger.KindBase || !who.Belongs(e) || e.Seq < lo || e.Seq > from.Seq {
-			continue
+		if e.Kind != ledger.KindBase && who.Belongs(e) && e.Seq >= 1 && e.Seq <= from.Seq {
+			bySeq[e.Seq] = append(bySeq[e.Seq], e)
 		}
-		if _, dup := bySeq[e.Seq]; dup || heads[strings.ToLower(e.Head)] {
-			return nil, nil, "", fmt.Sprintf("two entries at place %d of the line, or two at one head (runs side by side)", e.Seq)
-		}
-		if !verified(e) {
-			return nil, nil, "", "an entry after the carry does not verify"
-		}
-		if e.Reset != nil {
-			// Checking a reset needs every commit's author: the whole line
-			// is read until the reset is folded into a carry.
-			return nil, nil, "", "an entry after the carry records a reset"
-		}
-		bySeq[e.Seq], heads[strings.ToLower(e.Head)] = e, true
 	}
-	for s := lo; s <= from.Seq; s++ {
-		e, ok := bySeq[s]
-		if !ok {
-			return nil, nil, "", fmt.Sprintf("the entry at place %d of the line, after the carry, is not among the newest commits and force pushes", s)
+	place := func(s int) (string, string) { // the head at place s, or why not one
+		es := bySeq[s]
+		if len(es) == 0 {
+			return "", fmt.Sprintf("the entry at place %d of the line is not among the newest commits and force pushes", s)
 		}
-		if n := len(window); n > 0 && !window[n-1].ObservedAt.Before(e.ObservedAt) {
+		for _, e := range es[1:] {
+			if !breaker.SameSHA(e.Head, es[0].Head) {
+				return "", fmt.Sprintf("two entries at place %d of the line, at two heads (runs side by side)", s)
+			}
+		}
+		return strings.ToLower(es[0].Head), ""
+	}
+	var heads []string // the window's heads, newest first
+	in := map[string]bool{}
+	s := from.Seq
+	for ; len(heads) < after || (s >= 1 && len(bySeq[s]) > 0 && in[headAt(bySeq[s])]); s-- {
+		if s < 1 {
+			return nil, nil, "", "the newest entry's carry leaves out more entries than the line has"
+		}
+		h, why := place(s)
+		if why != "" {
+			return nil, nil, "", why
+		}
+		switch {
+		case len(heads) > 0 && h == heads[len(heads)-1]: // the same push, observed again
+		case in[h]:
+			return nil, nil, "", "a head observed at two places of the line, apart: " + breaker.ShortSHA(h)
+		default:
+			heads, in[h] = append(heads, h), true
+		}
+		for _, e := range bySeq[s] {
+			if !verified(e) {
+				return nil, nil, "", "an entry after the carry does not verify"
+			}
+			if e.Reset != nil {
+				// Checking a reset needs every commit's author: the whole
+				// line is read until the reset is folded into a carry.
+				return nil, nil, "", "an entry after the carry records a reset"
+			}
+			window = append(window, e)
+		}
+	}
+	lo := s + 1 // the oldest place after the carry
+	slices.SortStableFunc(window, func(a, b ledger.Entry) int { return a.Seq - b.Seq })
+	// The pushes were observed in their order (the whole line orders them
+	// by the first observation of each head).
+	first := map[string]time.Time{}
+	for _, e := range window {
+		if t, ok := first[strings.ToLower(e.Head)]; !ok || e.ObservedAt.Before(t) {
+			first[strings.ToLower(e.Head)] = e.ObservedAt
+		}
+	}
+	for i := len(heads) - 1; i > 0; i-- {
+		if !first[heads[i]].Before(first[heads[i-1]]) {
 			return nil, nil, "", "the entries after the carry were not observed in their order"
 		}
-		window = append(window, e)
+	}
+	inWindow := map[int64]bool{}
+	for _, e := range window {
+		inWindow[e.CheckRunID] = true
 	}
 	// An entry of the line the window does not hold, written after the
 	// carry's fold read the line (a run that finished late, one beside the
 	// newest, another pull request's at one of this one's commits), is not
 	// in the carry.
+	oldest := first[heads[len(heads)-1]]
 	for _, e := range read.Entries {
-		if w, ok := bySeq[e.Seq]; e.Kind == ledger.KindBase || ok && w.CheckRunID == e.CheckRunID {
+		if e.Kind == ledger.KindBase || inWindow[e.CheckRunID] && e.CheckRunID != 0 {
 			continue
 		}
-		if (who.Belongs(e) || own[strings.ToLower(e.Head)]) && (e.CheckRunID == 0 || e.CheckRunID > from.Carry.Read || !e.ObservedAt.Before(window[0].ObservedAt)) {
+		if !who.Belongs(e) && !own[strings.ToLower(e.Head)] {
+			continue
+		}
+		if e.CheckRunID == 0 || e.CheckRunID > from.Carry.Read || !e.ObservedAt.Before(oldest) {
 			return nil, nil, "", "an entry of the line at " + breaker.ShortSHA(e.Head) + " was written after the newest entry's carry was folded"
+		}
+		if in[strings.ToLower(e.Head)] {
+			// An earlier observation of a push after the carry: the whole
+			// line counts them as one, at the first.
+			return nil, nil, "", "a head after the carry was observed before it too: " + breaker.ShortSHA(e.Head)
 		}
 	}
 	// The carry's newest push is the line's entry just below the window.
 	if from.Carry.Pushes > 0 {
-		var at []ledger.Entry
-		for _, e := range read.Entries {
-			if e.Kind != ledger.KindBase && who.Belongs(e) && e.Seq == lo-1 && verified(e) {
-				at = append(at, e)
+		h, why := place(lo - 1)
+		if why != "" {
+			return nil, nil, "", fmt.Sprintf("the entry just below the newest %d (the carry's newest push): %s", after, why)
+		}
+		if in[h] {
+			return nil, nil, "", "a head after the carry was observed before it too: " + breaker.ShortSHA(h)
+		}
+		for _, e := range bySeq[lo-1] {
+			if !verified(e) {
+				return nil, nil, "", "the entry just below the newest ones does not verify"
 			}
 		}
-		if len(at) != 1 {
-			return nil, nil, "", fmt.Sprintf("the entry just below the newest %d (the carry's newest push) is not among the newest commits and force pushes, or is not one", after)
-		}
-		edge = at[0].Head
+		edge = bySeq[lo-1][0].Head
 	}
 	return window, from, edge, ""
 }

@@ -305,3 +305,52 @@ func TestFoldRead_HardenedWorkflowRun(t *testing.T) {
 		t.Errorf("the last run did not start from the carry:\n%s", last.stdout)
 	}
 }
+
+// A run re-run (CI's "re-run jobs") observes its head again: the re-run
+// reads every page, and the pushes after it start from the carry again at
+// once, the head's two entries one push, deciding as a run without a key.
+func TestFoldRead_ARerunIsOnePush(t *testing.T) {
+	t.Parallel()
+	line := foldLine()[:20]
+	var judgedBy [2][]string
+	var fromCarry int
+	for n, key := range []string{"a-ledger-key-of-the-rig-0123", ""} {
+		r := newRig(t)
+		if key != "" {
+			r.inputs["ledger-key"] = key
+		}
+		r.git("checkout", "-q", "-b", "agent/fix-login")
+		var prev string
+		for i, st := range line {
+			head := r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
+			if st == nil {
+				_ = os.Remove(filepath.Join(r.dir, "junit.xml"))
+			} else {
+				r.results(st)
+			}
+			r.open(7, "agent/fix-login")
+			o := r.push("agent/fix-login")
+			if i == 4 { // the run of the fifth push, re-run
+				p := r.payload("push.json")
+				p["ref"], p["after"], p["before"], p["forced"] = "refs/heads/agent/fix-login", head, prev, false
+				o = r.run("push", p)
+			}
+			if o.Err != nil || o.Decision == nil {
+				t.Fatalf("push %d: %v\n%s", i+1, o.Err, o.stdout)
+			}
+			judgedBy[n] = append(judgedBy[n], judged(*o.Decision))
+			if key != "" && i > 5 && strings.Contains(o.stdout, "the newest entry's carry folds") {
+				fromCarry++
+			}
+			prev = head
+		}
+	}
+	for i := range line {
+		if judgedBy[0][i] != judgedBy[1][i] {
+			t.Errorf("push %d: keyed\n  %s\nwithout a key\n  %s", i+1, judgedBy[0][i], judgedBy[1][i])
+		}
+	}
+	if fromCarry != len(line)-6 {
+		t.Errorf("%d of the %d pushes after the re-run started from the carry; want all", fromCarry, len(line)-6)
+	}
+}

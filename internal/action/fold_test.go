@@ -48,6 +48,21 @@ func TestFoldedLine_Rules(t *testing.T) {
 	if _, _, _, why := foldedLine(folded, who, before(40), head, key); why != "" {
 		t.Errorf("a reset folded into the carry: why %q, want none", why)
 	}
+	// A run re-run: its head observed at two places in a row is one push.
+	rerun := foldPage(41, 15, key)
+	e = rerun.Entries[30]
+	e.Head, e.MAC = rerun.Entries[29].Head, ""
+	rerun.Entries[30] = ledger.Sign(e, key)
+	rerun.Entries[30].CheckRunID = e.CheckRunID
+	for i := range rerun.Entries[31:] {
+		ee := rerun.Entries[31+i]
+		ee.Head, ee.MAC = before(40+i), ""
+		rerun.Entries[31+i] = ledger.Sign(ee, key)
+		rerun.Entries[31+i].CheckRunID = ee.CheckRunID
+	}
+	if window, _, edge, why := foldedLine(rerun, who, before(49), head, key); why != "" || len(window) != 16 || edge != before(25) {
+		t.Errorf("a re-run's two entries: window %d, edge %s, why %q; want 16 entries of 15 pushes, the 25th's head", len(window), edge, why)
+	}
 	if _, _, _, why := foldedLine(foldPage(63, 15, key), who, before(63), head, key); !strings.Contains(why, "names an entry 64 below") {
 		t.Errorf("the 64th entry: why %q, want it to name the express link beyond the newest entries", why)
 	}
