@@ -113,13 +113,13 @@ func readLine(ctx context.Context, r *run, q LedgerQuery, also []string) (Ledger
 // line ("" when it is), and the caller then reads every page.
 func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st LedgerState, read Decoded, followed int, why string, err error) {
 	nq := q
-	nq.Newest = true
+	nq.Newest, nq.Before = true, r.before
 	if st, err = r.api.ledger.ReadLedger(ctx, nq); err != nil {
 		return st, read, 0, "", err
 	}
 	who := evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}
 	hasBefore := r.before != "" && slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) })
-	if (hasBefore || r.before == "") && !r.wholeLine {
+	if !r.wholeLine { // the read holds before's history too, however many commits the push added
 		if page, ok := readFromCarry(r, q, st, who); ok {
 			return st, page, 0, "", nil
 		}

@@ -165,7 +165,15 @@ type LedgerQuery struct {
 	// the caller decides whether what it read is the whole line of work,
 	// and reads again without Newest when it is not.
 	Newest bool
+	// Before, with Newest, is where the branch was before the push: the
+	// ledger of its newest BeforeDepth commits (its history) is read in
+	// the same query, so the line's newest entries are there however many
+	// commits the push added.
+	Before string
 }
+
+// BeforeDepth is how many commits of a push's before a Newest read reads.
+const BeforeDepth = 20
 
 // LedgerState is what the query found.
 type LedgerState struct {

@@ -198,6 +198,30 @@ type prNewest struct {
 	Comments prComments `graphql:"comments(last: 100)"`
 }
 
+// beforeHistory is the ledger of the newest forge.BeforeDepth commits of
+// a push's before (LedgerQuery.Before), read with the newest commits.
+type beforeHistory struct {
+	Object *struct {
+		Commit struct {
+			History struct {
+				Nodes []ledgerCommit
+			} `graphql:"history(first: 20)"`
+		} `graphql:"... on Commit"`
+	} `graphql:"object(oid: $before)"`
+}
+
+// prNewestBeforeQuery and prNewestBaseBeforeQuery are the newest read
+// with the push's before's history (and the base's observation).
+type prNewestBeforeQuery struct {
+	prLedgerQuery[prNewest]
+	Before beforeHistory `graphql:"before: repository(owner: $owner, name: $name)"`
+}
+
+type prNewestBaseBeforeQuery struct {
+	prLedgerBaseQuery[prNewest]
+	Before beforeHistory `graphql:"before: repository(owner: $owner, name: $name)"`
+}
+
 // prLedgerQuery reads a pull request's ledger (P: prAll or prNewest), the
 // breaker's tags, the newest comments and the token's own login in one
 // request; more commits or force pushes than a page are read by the page
@@ -394,9 +418,23 @@ func (c *Client) ReadLedger(ctx context.Context, q forge.LedgerQuery) (forge.Led
 	}
 	lr.op = fmt.Sprintf("read the ledger of #%d", q.PR)
 	if q.Newest {
-		res, err := readPR[prNewest](ctx, lr, q)
+		var res prLedgerQuery[prNewest]
+		var before *beforeHistory
+		var err error
+		if q.Before != "" {
+			res, before, err = readNewestBefore(ctx, lr, q)
+		} else {
+			res, err = readPR[prNewest](ctx, lr, q)
+		}
 		if err != nil {
 			return st, err
+		}
+		if before != nil && before.Object != nil {
+			for _, cm := range before.Object.Commit.History.Nodes {
+				if err := lr.commit(ctx, cm.Oid, cm.CheckSuites); err != nil {
+					return st, err
+				}
+			}
 		}
 		pr := res.Repository.PullRequest
 		lr.top(res.Viewer, res.Repository.Refs, res.Repository.DefaultBranchRef, pr.Comments)
@@ -426,6 +464,44 @@ func (c *Client) ReadLedger(ctx context.Context, q forge.LedgerQuery) (forge.Led
 		return st, err
 	}
 	return st, nil
+}
+
+// readNewestBefore is readPR[prNewest] with the history of the push's
+// before in the same query (LedgerQuery.Before).
+func readNewestBefore(ctx context.Context, lr *ledgerRead, q forge.LedgerQuery) (prLedgerQuery[prNewest], *beforeHistory, error) {
+	lr.all["before"] = githubv4.GitObjectID(q.Before)
+	if q.Base == "" {
+		var res prNewestBeforeQuery
+		if err := lr.c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number", "before")); err != nil {
+			return res.prLedgerQuery, nil, err
+		}
+		lr.spent(res.RateLimit)
+		if res.Repository.PullRequest == nil {
+			return res.prLedgerQuery, nil, fmt.Errorf("%s: GitHub found no pull request #%d in %s/%s", lr.op, q.PR, lr.c.owner, lr.c.repo)
+		}
+		return res.prLedgerQuery, &res.Before, nil
+	}
+	var res prNewestBaseBeforeQuery
+	lr.all["base"] = githubv4.GitObjectID(q.Base)
+	if err := lr.c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number", "base", "before")); err != nil {
+		return res.prLedgerQuery, nil, err
+	}
+	lr.spent(res.RateLimit)
+	lr.st.BaseRead = true
+	if o := res.Base.Object; o != nil {
+		base := forge.LedgerState{}
+		blr := &ledgerRead{c: lr.c, all: lr.all, st: &base, op: lr.op + ": its base", name: q.CheckName}
+		if err := blr.commit(ctx, githubv4.GitObjectID(q.Base), o.Commit.CheckSuites); err != nil {
+			return res.prLedgerQuery, nil, err
+		}
+		lr.st.BaseRuns = base.Runs
+		lr.st.RateLimit.Queries += base.RateLimit.Queries
+		lr.st.RateLimit.Cost += base.RateLimit.Cost
+	}
+	if res.Repository.PullRequest == nil {
+		return res.prLedgerQuery, nil, fmt.Errorf("%s: GitHub found no pull request #%d in %s/%s", lr.op, q.PR, lr.c.owner, lr.c.repo)
+	}
+	return res.prLedgerQuery, &res.Before, nil
 }
 
 // readPR sends the first query of a pull request's ledger, with its base's

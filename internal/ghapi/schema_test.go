@@ -2,8 +2,10 @@ package ghapi
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +47,8 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Base: sha(3)},
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true},
 		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true, Base: sha(3)},
+		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true, Before: sha(60)},
+		{PR: 7, CheckName: "greenlight-breaker", TagPrefix: "greenlight/", Newest: true, Base: sha(3), Before: sha(60)},
 		{Branch: "agent/fix", CheckName: "greenlight-breaker", TagPrefix: "greenlight/"},
 	} {
 		if _, err := c.ReadLedger(context.Background(), q); err != nil {
@@ -59,6 +63,10 @@ func TestLedgerQueries_ValidateAgainstGitHubsSchema(t *testing.T) {
 		t.Fatal("a query with an unknown field validates: the check proves nothing")
 	}
 	queries := srv.GraphQLQueries()
+	depth := fmt.Sprintf("history(first: %d)", forge.BeforeDepth)
+	if !slices.ContainsFunc(queries, func(q string) bool { return strings.Contains(q, "object(oid: $before)") && strings.Contains(q, depth) }) {
+		t.Errorf("no query read the push's before's history %s", depth)
+	}
 	if len(queries) < 6 {
 		t.Fatalf("the fake received %d queries, want every shape: the first, commit pages, force-push pages, a commit's suites, a branch", len(queries))
 	}
