@@ -328,6 +328,18 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 	if n > 0 {
 		ev["before"] = heads[n-1]
 	}
+	// The pushed commits, as GitHub lists them (the newest cfg.pushed).
+	template := ev["commits"].([]any)[0].(map[string]any)
+	var pushed []any
+	for _, sha := range shas[len(shas)-cfg.pushed:] {
+		commit := map[string]any{}
+		for k, v := range template {
+			commit[k] = v
+		}
+		commit["id"] = sha
+		pushed = append(pushed, commit)
+	}
+	ev["commits"] = pushed
 	data, _ := json.Marshal(ev)
 	c.eventPath = filepath.Join(dir, "event.json")
 	return c, os.WriteFile(c.eventPath, data, 0o644)

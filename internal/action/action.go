@@ -66,6 +66,11 @@ type run struct {
 	// whole ledger, not start from the newest entry's carry (fold.go).
 	head      string
 	wholeLine bool
+	// wideBefore asks the newest read for the history of the push's
+	// before too: the push added more commits than leave the line's newest
+	// entries among the newest 100 (a push's listed commits, or a pull
+	// request longer than a page).
+	wideBefore bool
 }
 
 // Run runs the Action once for the event the runner gave.
@@ -130,6 +135,7 @@ func route(ctx context.Context, r *run) Outcome {
 	case ev.PullRequest != nil && ev.Action == "closed":
 		return onClosed(ctx, r, *ev.PullRequest)
 	case ev.PullRequest != nil:
+		r.wideBefore = ev.Commits > forge.NewestCommits
 		return onPullRequest(ctx, r, ev.Action, ev.Before, *ev.PullRequest)
 	case ev.Comment != nil:
 		return onComment(ctx, r, ev.Action, *ev.Comment)

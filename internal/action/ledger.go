@@ -113,7 +113,10 @@ func readLine(ctx context.Context, r *run, q LedgerQuery, also []string) (Ledger
 // line ("" when it is), and the caller then reads every page.
 func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st LedgerState, read Decoded, followed int, why string, err error) {
 	nq := q
-	nq.Newest, nq.Before = true, r.before
+	nq.Newest = true
+	if r.wideBefore {
+		nq.Before = r.before
+	}
 	if st, err = r.api.ledger.ReadLedger(ctx, nq); err != nil {
 		return st, read, 0, "", err
 	}

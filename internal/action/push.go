@@ -27,6 +27,7 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 			"run the breaker on push events GitHub sends, or on pull_request"))
 	}
 	r.setBefore(p.Before)
+	r.wideBefore = p.Commits > forge.NewestCommits-forge.BeforeDepth
 	var pr *forge.PullRequest
 	found, ok, err := r.api.pulls.FindPullRequest(ctx, p.After)
 	switch {

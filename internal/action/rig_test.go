@@ -202,7 +202,33 @@ func (r *rig) push(branch string) outcome {
 	r.srv.SetRef("heads/"+branch, head)
 	p := r.payload("push.json")
 	p["ref"], p["after"], p["before"], p["forced"] = "refs/heads/"+branch, head, before, forced
+	p["commits"] = r.pushedCommits(p, before, head)
 	return r.run("push", p)
+}
+
+// pushedCommits are a push payload's commits as GitHub lists them: every
+// commit of before..head (the branch's own when before is a new branch's
+// zeros), oldest first, at most 2,048, each the payload's commit object
+// with its id.
+func (r *rig) pushedCommits(p map[string]any, before, head string) []any {
+	r.t.Helper()
+	template := p["commits"].([]any)[0].(map[string]any)
+	span := before + ".." + head
+	if strings.Trim(before, "0") == "" {
+		span = "main.." + head
+	}
+	var out []any
+	for _, id := range strings.Fields(r.git("rev-list", "--reverse", span)) {
+		c := make(map[string]any, len(template))
+		for k, v := range template {
+			c[k] = v
+		}
+		c["id"] = id
+		if out = append(out, c); len(out) == 2048 {
+			break
+		}
+	}
+	return out
 }
 
 // comment has login (a user with write access) comment body on pull

@@ -28,8 +28,10 @@ type Event struct {
 	PullRequest *forge.PullRequest // pull_request, pull_request_target
 	Merged      bool               // pull_request: closed by a merge
 	// Before is, for a pull_request synchronize, where the head branch was
-	// before the push (GitHub's word); "" otherwise.
+	// before the push (GitHub's word); "" otherwise. Commits is the pull
+	// request's number of commits, as the payload gives it.
 	Before      string
+	Commits     int
 	Push        *Push
 	Comment     *IssueComment
 	Dispatch    *Dispatch
@@ -61,6 +63,9 @@ type Push struct {
 	// the agent's): after a force push, the head whose ledger entry names
 	// the line's earlier heads. All zeros for a new branch.
 	Before string
+	// Commits is how many commits the payload lists as pushed (GitHub
+	// lists at most 2,048).
+	Commits int
 }
 
 // IssueComment is the subset of an issue_comment payload the breaker uses.
@@ -88,6 +93,7 @@ type payload struct {
 	Ref         string     `json:"ref"`
 	After       string     `json:"after"`
 	Before      string     `json:"before"`
+	Commits     []struct{} `json:"commits"`
 	PullRequest *prPayload `json:"pull_request"`
 	Comment     *struct {
 		ID   int64    `json:"id"`
@@ -128,11 +134,12 @@ type workflowRunJSON struct {
 }
 
 type prPayload struct {
-	Number int      `json:"number"`
-	State  string   `json:"state"`
-	Merged bool     `json:"merged"`
-	User   userJSON `json:"user"`
-	Head   struct {
+	Number  int      `json:"number"`
+	Commits int      `json:"commits"`
+	State   string   `json:"state"`
+	Merged  bool     `json:"merged"`
+	User    userJSON `json:"user"`
+	Head    struct {
 		SHA  string    `json:"sha"`
 		Ref  string    `json:"ref"`
 		Repo *repoJSON `json:"repo"`
@@ -172,7 +179,7 @@ func ParseEvent(name, repo string, r io.Reader) (Event, error) {
 	ev := Event{Name: name, Action: p.Action}
 	switch name {
 	case EventPush:
-		ev.Push = &Push{Ref: p.Ref, After: p.After, Before: p.Before}
+		ev.Push = &Push{Ref: p.Ref, After: p.After, Before: p.Before, Commits: len(p.Commits)}
 	case EventPullRequest, EventPullRequestTarget:
 		err = p.fillPullRequest(&ev, repo)
 	case EventIssueComment:
@@ -195,7 +202,7 @@ func (p *payload) fillPullRequest(ev *Event, repo string) error {
 		Number: pr.Number, State: pr.State, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref,
 		BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA, Author: pr.User.Login, Fork: fork,
 	}
-	ev.Merged = pr.Merged
+	ev.Merged, ev.Commits = pr.Merged, pr.Commits
 	if p.Action == "synchronize" {
 		ev.Before = p.Before
 	}

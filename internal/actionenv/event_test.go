@@ -43,11 +43,11 @@ func TestParseEvent_ownPayloads(t *testing.T) {
 		file, event string
 		want        Event
 	}{
-		{"push.json", EventPush, Event{Name: "push", Push: &Push{Ref: "refs/heads/agent/S-3", After: head, Before: "1e8b7c6d5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d"}}},
-		{"pull_request.opened.json", EventPullRequest, Event{Name: "pull_request", Action: "opened", PullRequest: pr("open")}},
+		{"push.json", EventPush, Event{Name: "push", Push: &Push{Ref: "refs/heads/agent/S-3", After: head, Before: "1e8b7c6d5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d", Commits: 1}}},
+		{"pull_request.opened.json", EventPullRequest, Event{Name: "pull_request", Action: "opened", PullRequest: pr("open"), Commits: 3}},
 		{"pull_request.synchronize.json", EventPullRequest, Event{Name: "pull_request", Action: "synchronize", PullRequest: pr("open"),
-			Before: "1e8b7c6d5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d"}},
-		{"pull_request.closed.json", EventPullRequest, Event{Name: "pull_request", Action: "closed", PullRequest: pr("closed"), Merged: true}},
+			Before: "1e8b7c6d5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d", Commits: 3}},
+		{"pull_request.closed.json", EventPullRequest, Event{Name: "pull_request", Action: "closed", PullRequest: pr("closed"), Merged: true, Commits: 3}},
 		{"issue_comment.json", EventIssueComment, Event{Name: "issue_comment", Action: "created",
 			Comment: &IssueComment{ID: 2202001, Body: "/breaker reset S-3 use the repository's ErrDuplicate", Author: "dana", AuthorType: "User", Issue: 7, OnPullRequest: true}}},
 		{"workflow_dispatch.json", EventWorkflowDispatch, Event{Name: "workflow_dispatch",
@@ -83,16 +83,16 @@ func TestParseEvent_fixtures(t *testing.T) {
 		want  Event
 	}{
 		{"push/with-new-branch.payload.json", EventPush, Event{Name: "push",
-			Push: &Push{Ref: "refs/heads/master", After: "6113728f27ae82c7b1a177c8d03f9e96e0adf246", Before: "0000000000000000000000000000000000000000"}}},
+			Push: &Push{Ref: "refs/heads/master", After: "6113728f27ae82c7b1a177c8d03f9e96e0adf246", Before: "0000000000000000000000000000000000000000", Commits: 1}}},
 		{"push/payload.json", EventPush, Event{Name: "push",
 			Push: &Push{Ref: "refs/tags/simple-tag", After: "0000000000000000000000000000000000000000", Before: "6113728f27ae82c7b1a177c8d03f9e96e0adf246"}}},
 		{"pull_request/synchronize.payload.json", EventPullRequest, Event{Name: "pull_request", Action: "synchronize",
 			PullRequest: &forge.PullRequest{Number: 2, State: "open", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
 				HeadRef: "changes", BaseRef: "master", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Author: "Codertocat"},
-			Before: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"}},
+			Before: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Commits: 1}},
 		{"pull_request/closed.payload.json", EventPullRequest, Event{Name: "pull_request", Action: "closed",
 			PullRequest: &forge.PullRequest{Number: 2, State: "closed", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
-				HeadRef: "changes", BaseRef: "master", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Author: "Codertocat"}}},
+				HeadRef: "changes", BaseRef: "master", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", Author: "Codertocat"}, Commits: 1}},
 		{"issue_comment/created.payload.json", EventIssueComment, Event{Name: "issue_comment", Action: "created",
 			Comment: &IssueComment{ID: 492700400, Body: "You are totally right! I'll get this fixed right away.", Author: "Codertocat",
 				AuthorType: "User", Issue: 1}}},

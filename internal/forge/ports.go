@@ -175,6 +175,10 @@ type LedgerQuery struct {
 // BeforeDepth is how many commits of a push's before a Newest read reads.
 const BeforeDepth = 20
 
+// NewestCommits is how many of a pull request's newest commits a Newest
+// read reads: GitHub's largest page.
+const NewestCommits = 100
+
 // LedgerState is what the query found.
 type LedgerState struct {
 	// DefaultBranch and DefaultSHA are the repository's default branch and
