@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -352,5 +353,47 @@ func TestFoldRead_ARerunIsOnePush(t *testing.T) {
 	}
 	if fromCarry != len(line)-6 {
 		t.Errorf("%d of the %d pushes after the re-run started from the carry; want all", fromCarry, len(line)-6)
+	}
+}
+
+// What a trip did on the pull request (on-trip-label, a review request)
+// is done once, even after the trip's entry is folded into a carry: the
+// carry says an entry before the newest ones recorded it, and the reset
+// still undoes it.
+func TestFoldRead_OnTripOnceAfterTheCarry(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["ledger-key"] = "a-ledger-key-of-the-rig-0123"
+	r.inputs["on-trip-label"] = "breaker: stopped"
+	r.inputs["on-trip-request-review"] = "bob"
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login")
+	var last outcome
+	for range 18 {
+		last = r.failingPush(7, "copilot/fix-login")
+		if last.state() != "OPEN" {
+			t.Fatalf("a failing push after the trip: %q\n%s", last.state(), last.stdout)
+		}
+	}
+	if !strings.Contains(last.stdout, "the newest entry's carry folds") {
+		t.Fatalf("the last push did not start from the carry:\n%s", last.stdout)
+	}
+	if n := r.labelCalls(); n != 1 {
+		t.Errorf("%d label requests over the trip and 18 pushes after it; want 1", n)
+	}
+	reviews := 0
+	for _, c := range r.srv.Calls() {
+		if c.Method == "POST" && strings.HasSuffix(c.Path, "/requested_reviewers") {
+			reviews++
+		}
+	}
+	if reviews != 1 {
+		t.Errorf("%d review requests over the trip and 18 pushes after it; want 1", reviews)
+	}
+	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login try the cache"); o.Err != nil {
+		t.Fatalf("the reset: %v\n%s", o.Err, o.stdout)
+	}
+	if got := r.srv.Labels(7); slices.Contains(got, "breaker: stopped") {
+		t.Errorf("after the reset the label is still on: %v", got)
 	}
 }

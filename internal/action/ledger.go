@@ -585,6 +585,9 @@ type entryExtras struct {
 func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision, x entryExtras) error {
 	entry := snap.Entry(d)
 	entry.Reset, entry.Tags, entry.OnTrip = x.reset, x.tags, x.onTrip
+	if entry.FoldCarry != nil && snap.PR() > 0 {
+		entry.FoldCarry.OnTrip = x.onTrip != nil || (x.reset == nil && recordedOnTrip(r, snap.PR()) != nil)
+	}
 	entry = redactEntry(r, entry)
 	var key []byte
 	if r.in.LedgerKey != "" {

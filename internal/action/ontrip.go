@@ -25,6 +25,11 @@ func recordedOnTrip(r *run, pr int) *ledger.OnTrip {
 	if r.state == nil {
 		return nil
 	}
+	if from := r.state.ledger.From; from != nil && from.Carry != nil && from.Carry.OnTrip && from.PR == pr {
+		// The read holds the newest entries only: the carry says one before
+		// them recorded it (since the last reset).
+		return &ledger.OnTrip{}
+	}
 	entries := append([]ledger.Entry(nil), r.state.ledger.Entries...)
 	ledger.Sort(entries)
 	who := evaluate.Run{PR: pr}

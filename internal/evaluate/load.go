@@ -265,6 +265,9 @@ func (s Snapshot) Slice() string {
 	return slice
 }
 
+// PR is the pull request this run judges, 0 when none.
+func (s Snapshot) PR() int { return s.meta.PR }
+
 // Head is the commit this run observed.
 func (s Snapshot) Head() string { return s.run.Head }
 

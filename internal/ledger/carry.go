@@ -61,6 +61,11 @@ type Carry struct {
 	// finished late) is not in the carry, and its reader reads the whole
 	// line.
 	Read int64 `json:"read,omitempty"`
+	// OnTrip says this entry, or an earlier one of its pull request since
+	// its last reset, recorded what a trip did on the pull request
+	// (Entry.OnTrip): a later run that starts from the carry does not do
+	// it again.
+	OnTrip bool `json:"on_trip,omitempty"`
 }
 
 // The flags of a carried test: one character of flagChars, its value the
@@ -154,7 +159,7 @@ func (e *Entry) setCarry() {
 	w := &Carry{Others: b.Others, After: after, Pushes: b.Pushes, Prior: b.Prior, Reset: resetPrefix(b.Reset), Failed: b.Failed,
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read}
+		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip}
 	if b.Recorded != nil {
 		w.Recorded, w.RecordedTotal = b.Recorded.TripReason, b.Recorded.TotalFailed
 	}
@@ -194,11 +199,12 @@ func resetPrefix(head string) string {
 
 // FoldHint is what the writer gives Encode for the entry's carry.
 type FoldHint struct {
-	Carry *breaker.Carry
-	After int    // the entries after the carry, this one included
-	Limit int    // the no-progress limit
-	Base  string // Digest of the base's failing tests
-	Read  int64  // the newest check run id among the entries read
+	Carry  *breaker.Carry
+	After  int    // the entries after the carry, this one included
+	Limit  int    // the no-progress limit
+	Base   string // Digest of the base's failing tests
+	Read   int64  // the newest check run id among the entries read
+	OnTrip bool   // Carry.OnTrip
 }
 
 // Fold is the entry's carry as the engine takes it, with the tests named
