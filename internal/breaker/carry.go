@@ -68,7 +68,7 @@ type Carry struct {
 	HadResults            bool // a folded push had results
 	MinFailing            int  // the fewest steady failing tests at a folded push with results; -1 before any
 	// Recorded is the earliest OPEN verdict a folded ledger push after the
-	// reset keeps, Floor the highest count one kept.
+	// reset keeps (its state and reason), Floor the highest count one kept.
 	Recorded *Verdict
 	Floor    int
 	// Verdicts says a folded ledger push of a named slice kept a verdict;
@@ -444,8 +444,8 @@ func (c *Carry) record(p Push, prior bool) {
 		return
 	}
 	if trip && c.Recorded == nil {
-		vv := *v
-		c.Recorded = &vv
+		// Its reason is what keeps the slice OPEN; its count is the floor's.
+		c.Recorded = &Verdict{State: v.State, TripReason: v.TripReason}
 	}
 	c.Floor = max(c.Floor, v.TotalFailed)
 }

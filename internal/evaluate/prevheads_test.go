@@ -183,8 +183,8 @@ func TestNamePrevHeads_ASeqAtTheBoundStaysReadable(t *testing.T) {
 // suite of 20,000, signed, stays within 2 KB at every push of a long line
 // (here 600, three quarters force-pushed away, so the names are all it
 // has), the entries at multiples of 8, 64 and 512 with their express links
-// included, each with the carry of a line tripped again after a reset, at
-// its largest. The
+// included, each with the carry of a line tripped again after a reset
+// (the trip's actions on the pull request recorded), at its largest. The
 // line's first entry, with its filter, may be larger.
 func TestNamePrevHeads_AnEntryStaysWithin2KB(t *testing.T) {
 	t.Parallel()
@@ -216,12 +216,12 @@ func TestNamePrevHeads_AnEntryStaysWithin2KB(t *testing.T) {
 		c := breaker.NewCarry()
 		n := max(0, e.Seq-15)
 		c.Slice, c.Pushes, c.Failed, c.Streak, c.Extra, c.Floor, c.NoProgress, c.HadResults, c.MinFailing = "S-1", n, n, n, n, n, true, true, 20
-		c.Recorded, c.Verdicts, c.Open = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress, TotalFailed: 3}, true, true
+		c.Recorded, c.Verdicts, c.Open = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress}, true, true
 		c.Prior, c.Reset = n/2, h // tripped again after a reset
 		for _, t := range tests {
 			c.Tests[t.FullName()] = &breaker.CarryTest{Failed: true, Flip: breaker.FlipFailed}
 		}
-		e.FoldCarry = &ledger.FoldHint{Carry: c, After: min(15, e.Seq), Limit: 3, Read: 24_000_000_000 + int64(e.Seq)}
+		e.FoldCarry = &ledger.FoldHint{Carry: c, After: min(15, e.Seq), Limit: 3, Read: 24_000_000_000 + int64(e.Seq), OnTrip: true}
 		e.Names = ledger.Digest([]string{"a", "b"})
 		block, written := ledger.Encode(e, key)
 		if written.Carry == nil {

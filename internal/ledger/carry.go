@@ -41,10 +41,9 @@ type Carry struct {
 	// MinFailing is -1 when no folded push had results.
 	MinFailing int `json:"min_failing"`
 	// Recorded is the trip reason of the first OPEN verdict a folded push
-	// kept, RecordedTotal its count; Floor the highest count one kept.
-	Recorded      breaker.TripReason `json:"recorded,omitempty"`
-	RecordedTotal int                `json:"recorded_total,omitempty"`
-	Floor         int                `json:"floor,omitempty"`
+	// kept; Floor the highest count one kept.
+	Recorded breaker.TripReason `json:"recorded,omitempty"`
+	Floor    int                `json:"floor,omitempty"`
 	// Open is whether the newest verdict of a named slice a folded push
 	// kept was a trip; absent when none kept one.
 	Open *bool `json:"open,omitempty"`
@@ -161,7 +160,7 @@ func (e *Entry) setCarry() {
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
 		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip}
 	if b.Recorded != nil {
-		w.Recorded, w.RecordedTotal = b.Recorded.TripReason, b.Recorded.TotalFailed
+		w.Recorded = b.Recorded.TripReason
 	}
 	if b.Verdicts {
 		open := b.Open
@@ -221,7 +220,7 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 	c.Streak, c.ResultsStreak, c.Extra, c.NoProgress, c.NoResults, c.HadResults = w.Streak, w.ResultsStreak, w.Extra, w.NoProgress, w.NoResults, w.MinFailing >= 0
 	c.MinFailing, c.Floor = w.MinFailing, w.Floor
 	if w.Recorded != "" {
-		c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: w.Recorded, TotalFailed: w.RecordedTotal}
+		c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: w.Recorded}
 	}
 	if w.Open != nil {
 		c.Verdicts, c.Open = true, *w.Open
@@ -292,7 +291,7 @@ func (e Entry) checkCarry() error {
 			return fmt.Errorf("the carry's flag %q of test %d is not one of %q", c, i, "-"+flagChars)
 		}
 	}
-	for _, n := range []int{w.After, w.Pushes, w.Prior, w.Failed, w.Streak, w.ResultsStreak, w.Extra, w.Floor, w.RecordedTotal, w.Limit} {
+	for _, n := range []int{w.After, w.Pushes, w.Prior, w.Failed, w.Streak, w.ResultsStreak, w.Extra, w.Floor, w.Limit} {
 		if n < 0 || n > MaxCarryCount {
 			return fmt.Errorf("a carry count %d is outside 0..%d", n, MaxCarryCount)
 		}

@@ -16,7 +16,7 @@ func carried() Entry {
 	c := breaker.NewCarry()
 	c.Slice, c.Pushes, c.Failed, c.Edge, c.Streak, c.Extra, c.NoProgress, c.HadResults, c.MinFailing, c.Floor =
 		"S-3", 40, 39, strings.Repeat("cd", 20), 39, 39, true, true, 1, 39
-	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress, TotalFailed: 3}
+	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress}
 	c.Verdicts, c.Open = true, true
 	c.Prior, c.Reset = 12, strings.Repeat("ef", 20)
 	c.Tests["pkg.TestB"] = &breaker.CarryTest{Failed: true, Flip: breaker.FlipFailed}
