@@ -39,22 +39,12 @@ func foldLine() []map[string]string {
 // pushLine pushes the line's commits to a pull request, one run each, and
 // returns each run's outcome and GraphQL queries.
 func pushLine(t *testing.T, key string, line []map[string]string) ([]outcome, []int) {
-	r := newRig(t)
-	if key != "" {
-		r.inputs["ledger-key"] = key
-	}
-	r.git("checkout", "-q", "-b", "agent/fix-login")
+	r := lineRig(t, key, "agent/fix-login")
 	var outs []outcome
 	var queries []int
 	for i, st := range line {
 		r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
-		if st == nil {
-			if err := os.Remove(filepath.Join(r.dir, "junit.xml")); err != nil && !os.IsNotExist(err) {
-				t.Fatal(err)
-			}
-		} else {
-			r.results(st)
-		}
+		r.resultsOrNone(st)
 		r.open(7, "agent/fix-login")
 		n := len(r.srv.GraphQLCosts())
 		o := r.push("agent/fix-login")
@@ -64,6 +54,30 @@ func pushLine(t *testing.T, key string, line []map[string]string) ([]outcome, []
 		outs, queries = append(outs, o), append(queries, r.graphQLSince(n))
 	}
 	return outs, queries
+}
+
+// lineRig is a rig on a new branch, with key as its ledger-key ("" none).
+func lineRig(t *testing.T, key, branch string) *rig {
+	t.Helper()
+	r := newRig(t)
+	if key != "" {
+		r.inputs["ledger-key"] = key
+	}
+	r.git("checkout", "-q", "-b", branch)
+	return r
+}
+
+// resultsOrNone writes the results of statuses, or removes the result
+// file for a push whose results are missing (nil).
+func (r *rig) resultsOrNone(statuses map[string]string) {
+	r.t.Helper()
+	if statuses == nil {
+		if err := os.Remove(filepath.Join(r.dir, "junit.xml")); err != nil && !os.IsNotExist(err) {
+			r.t.Fatal(err)
+		}
+		return
+	}
+	r.results(statuses)
 }
 
 // judged is the part of a decision two reads of one line must agree on.
@@ -120,11 +134,7 @@ func TestFoldRead_TheEntryKeepsTheCarry(t *testing.T) {
 	var head string
 	for i, st := range line {
 		head = r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
-		if st == nil {
-			_ = os.Remove(filepath.Join(r.dir, "junit.xml"))
-		} else {
-			r.results(st)
-		}
+		r.resultsOrNone(st)
 		r.open(7, "agent/fix-login")
 		if o := r.push("agent/fix-login"); o.Err != nil {
 			t.Fatalf("push %d: %v", i+1, o.Err)
@@ -227,11 +237,7 @@ func TestFoldRead_AfterAResetTheCarryFoldsIt(t *testing.T) {
 	var lines [2][]string
 	var last outcome
 	for n, key := range []string{"a-ledger-key-of-the-rig-0123", ""} {
-		r := newRig(t)
-		if key != "" {
-			r.inputs["ledger-key"] = key
-		}
-		r.git("checkout", "-q", "-b", "copilot/fix-login")
+		r := lineRig(t, key, "copilot/fix-login")
 		r.tripOn(7, "copilot/fix-login")
 		if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.state() != "CLOSED" {
 			t.Fatalf("the reset: %q\n%s", o.state(), o.stdout)
@@ -316,19 +322,11 @@ func TestFoldRead_ARerunIsOnePush(t *testing.T) {
 	var judgedBy [2][]string
 	var fromCarry int
 	for n, key := range []string{"a-ledger-key-of-the-rig-0123", ""} {
-		r := newRig(t)
-		if key != "" {
-			r.inputs["ledger-key"] = key
-		}
-		r.git("checkout", "-q", "-b", "agent/fix-login")
+		r := lineRig(t, key, "agent/fix-login")
 		var prev string
 		for i, st := range line {
 			head := r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
-			if st == nil {
-				_ = os.Remove(filepath.Join(r.dir, "junit.xml"))
-			} else {
-				r.results(st)
-			}
+			r.resultsOrNone(st)
 			r.open(7, "agent/fix-login")
 			o := r.push("agent/fix-login")
 			if i == 4 { // the run of the fifth push, re-run

@@ -404,13 +404,15 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		}
 	}
 	ledger.Sort(line)
-	// A read from a carry asks about the tests the carry holds as well.
-	rows := append(s.carryRows(), nil...)
+	// A read from a carry asks about the tests the carry holds as well:
+	// each failed at a push it folded.
+	rows := s.carryRows()
+	carried := len(rows)
 	for _, le := range line {
 		rows = append(rows, le.Tests...)
 	}
-	for _, lt := range rows {
-		if lt.Status.Failed() || (s.fold != nil && lt.Status != "" && s.carried(lt)) {
+	for i, lt := range rows {
+		if i < carried || lt.Status.Failed() {
 			if e.History == nil {
 				e.History = map[string]bool{}
 			}
@@ -472,16 +474,6 @@ func reportNames(rep testresult.Report) []string {
 		}
 	}
 	return names
-}
-
-// carried says a row of the read's carry entry is a test the carry holds.
-func (s Snapshot) carried(t ledger.Test) bool {
-	for _, c := range s.carryRows() {
-		if c.FullName() == t.FullName() {
-			return true
-		}
-	}
-	return false
 }
 
 // PrevHeads are the earlier heads of this run's line of work (lineHeads)
