@@ -36,6 +36,7 @@ func FuzzRenderers(f *testing.F) {
 		hostile, "", "`", "``` x", "@a", "@org/team", Marker("S-3"), "<!-- x -->", "::add-mask::v",
 		"\x1b[31m", "|", "\r\n```\r\n", "</details>", "&#64;a", "# h", "1. x", "\\", "_a_", "\u2028::x::",
 		"\xff\xfe", token, "<!--greenlight-breaker:", "-->", "~~~", "    indented",
+		token[:9] + "\x14" + token[9:], token[:9] + "<!-- -->" + token[9:], "<!--greenlight-BreAk\u200ber",
 	} {
 		f.Add(s)
 	}
@@ -59,6 +60,15 @@ func FuzzRenderers(f *testing.F) {
 			t.Fatalf("JSON: %v", err)
 		}
 		checkTerminal(t, string(out))
+		for _, r := range []string{md, Text(d), string(out)} {
+			if strings.Contains(r, token) {
+				t.Fatalf("the token, however split, is never shown whole:\n%s", r)
+			}
+		}
+		if DefuseCommands(string(out)) != string(out) {
+			// breaker evaluate --format json prints the report as it is.
+			t.Errorf("the JSON report holds a workflow command to defuse:\n%s", out)
+		}
 		var rep Report
 		if err := json.Unmarshal(out, &rep); err != nil {
 			t.Fatalf("JSON output does not decode: %v", err)

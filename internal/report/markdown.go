@@ -55,7 +55,9 @@ func (o Options) limit() int {
 func Markdown(d breaker.Decision, opts Options) string {
 	prefix := ""
 	if opts.Marker {
-		prefix = Marker(d.Slice) + "\n"
+		// A slice naming a known secret marks a comment no run finds
+		// again (a second comment, never the secret).
+		prefix = Marker(opts.Redactor.Redact(d.Slice)) + "\n"
 	}
 	d = opts.Redactor.Decision(d)
 	blocks := markdownBlocks(d, opts.Redactor.Clean(opts.Acknowledgement))

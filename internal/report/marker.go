@@ -9,7 +9,8 @@ const markerPrefix = "<!-- greenlight-breaker:"
 // sticky comment for a slice: <!-- greenlight-breaker:{slice} -->. Runes of
 // slice outside [A-Za-z0-9._-] become "_", runs of "-" become one (a
 // comment may not contain "--"), and an empty slice is "_", so the marker is
-// always one well-formed comment.
+// always one well-formed comment. A token in the slice name (the agent names
+// slices) is redacted first: the marker is hidden, not secret.
 func Marker(slice string) string {
 	return markerPrefix + markerSlice(slice) + " -->"
 }
@@ -26,7 +27,7 @@ func markerSlice(slice string) string {
 			return r
 		}
 		return '_'
-	}, slice)
+	}, (*Redactor)(nil).Redact(slice))
 	for strings.Contains(s, "--") {
 		s = strings.ReplaceAll(s, "--", "-")
 	}

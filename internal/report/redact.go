@@ -99,8 +99,15 @@ func appendSecret(vals []string, s string) []string {
 }
 
 // Redact returns s with every known secret and every token pattern replaced
-// by ***. It is safe to call on a nil *Redactor.
+// by ***. It is safe to call on a nil *Redactor. A secret split by what a
+// renderer drops (a control or invisible rune, a terminal escape, an HTML
+// comment) would be joined again on the way out: when s read without them
+// holds a secret, Redact returns that reading, redacted (see rendered).
 func (r *Redactor) Redact(s string) string {
+	return rendered(s, r.redact)
+}
+
+func (r *Redactor) redact(s string) string {
 	if r != nil {
 		for _, v := range r.secrets {
 			s = strings.ReplaceAll(s, v, Redacted)
@@ -117,12 +124,57 @@ func (r *Redactor) Redact(s string) string {
 
 // NeutralizeMarker returns s with every occurrence of our comment marker's
 // opening ("<!-- greenlight-breaker", any case or spacing) replaced, so that
-// only the renderer ever writes the marker.
+// only the renderer ever writes the marker; like Redact, it looks through
+// what a renderer drops.
 func NeutralizeMarker(s string) string {
+	return rendered(s, neutralizeMarker)
+}
+
+func neutralizeMarker(s string) string {
 	if !strings.Contains(s, "<!--") {
 		return s
 	}
 	return markerPattern().ReplaceAllString(s, markerRemoved)
+}
+
+// rendered returns clean(s), unless a rendering of it shows something clean
+// would take out (a secret or our marker split by what the renderer
+// drops): then that rendering, cleaned. The renderings are what the
+// renderers make of untrusted text before they show it: control runes and
+// escapes dropped (the terminal, markdown code), HTML comments removed
+// first (markdown prose). A string of printable ASCII with no "<!--" has
+// none but itself and costs one scan; one whose secrets show without a
+// rendering is returned as clean(s) alone.
+func rendered(s string, clean func(string) string) string {
+	out := clean(s)
+	for range 8 { // each round drops what hid something: few are needed
+		if !mayRenderDifferently(out) {
+			return out
+		}
+		changed := false
+		for _, v := range []string{stripControls(out), stripControls(htmlComment().ReplaceAllString(out, ""))} {
+			if c := clean(v); c != v {
+				out, changed = c, true
+				break
+			}
+		}
+		if !changed {
+			return out
+		}
+	}
+	return Redacted // still hiding something after 8 rounds: none of it is shown
+}
+
+// mayRenderDifferently reports whether s holds a byte a renderer may drop
+// or change (a control byte other than newline and tab, DEL, any non-ASCII
+// byte) or an HTML comment's opening.
+func mayRenderDifferently(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+			return true
+		}
+	}
+	return strings.Contains(s, "<!--")
 }
 
 // Clean returns s redacted and with our marker neutralised: what every

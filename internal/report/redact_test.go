@@ -108,3 +108,37 @@ func walkStrings(v reflect.Value, path string, f func(path, s string)) {
 		}
 	}
 }
+
+// TestRedactor_ASecretSplitByWhatARendererDrops splits the token and the
+// known secret with each thing a renderer drops (a control rune, an
+// invisible one, a terminal escape, an HTML comment): the patterns do not
+// match the split text, and the renderer would join it again. No output
+// may carry the secret whole, nor the marker (FuzzRenderers found the
+// marker so: "<!--greenlight-BreAk\x14er").
+func TestRedactor_ASecretSplitByWhatARendererDrops(t *testing.T) {
+	t.Parallel()
+	const secret = "hunter2-secret-value"
+	r := NewRedactor(secret)
+	for _, hide := range []string{"\x14", "\u200b", "\u00ad", "\x1b[31m", "\u2066", "<!-- x -->", "\U000e0041"} {
+		for _, s := range []string{token, secret} {
+			split := s[:9] + hide + s[9:]
+			d := untrustedDecision("before " + split + " after")
+			d = r.Decision(d)
+			md := Markdown(d, Options{Marker: true})
+			js, err := JSON(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, out := range map[string]string{"markdown": md, "text": Text(d), "json": string(js)} {
+				if strings.Contains(out, s) {
+					t.Errorf("%s split by %q: the %s output carries it whole", s, hide, name)
+				}
+			}
+		}
+		marker := "<!--greenlight-BreAk" + hide + "er:x"
+		md := Markdown(r.Decision(untrustedDecision(marker)), Options{Marker: true})
+		if got := len(markerPattern().FindAllString(md, -1)); got != 1 {
+			t.Errorf("the marker split by %q: %d markers in the comment, want 1 (the renderer's)", hide, got)
+		}
+	}
+}
