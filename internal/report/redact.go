@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/rx"
@@ -165,14 +166,25 @@ func rendered(s string, clean func(string) string) string {
 	return Redacted // still hiding something after 8 rounds: none of it is shown
 }
 
-// mayRenderDifferently reports whether s holds a byte a renderer may drop
-// or change (a control byte other than newline and tab, DEL, any non-ASCII
-// byte) or an HTML comment's opening.
+// mayRenderDifferently reports whether a renderer would drop something of
+// s: a control or invisible rune (isControl; newline and tab are kept, and
+// a carriage return becomes a newline) or an HTML comment. Names in other
+// scripts pass with one decode of each rune.
 func mayRenderDifferently(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c != '\r' && isControl(rune(c)) {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if isControl(r) {
 			return true
 		}
+		i += n
 	}
 	return strings.Contains(s, "<!--")
 }
