@@ -10,7 +10,7 @@
 #   3. breaker results --format json: peak memory against the parse alone
 #      (bench/resultsmem);
 #   4. one breaker action run as the ledger grows (bench/actioncost),
-#      unsigned and with a ledger key;
+#      unsigned, with a ledger key, and reading every page;
 #   5. start-up: breaker version against git --version, CPU.
 #
 #   bash bench/all.sh             the full figures (tens of minutes: the
@@ -51,15 +51,18 @@ if [ "$quick" = 1 ]; then go run ./bench/resultsmem -tests 20000 -runs 1; else g
 
 echo
 echo "== breaker action: one run as the ledger grows (bench/actioncost)"
-# Unsigned (every page, by design), then with a ledger key (a push starts
-# from the newest entry's carry: docs/ledger.md, the folded state).
+# Unsigned, then with a ledger key (either way a push starts from the
+# newest entry's carry: docs/ledger.md, the folded state), then unsigned
+# with ledger-read: every-page (the whole ledger at every run).
 key=a-ledger-key-of-the-benchmark-0123
 if [ "$quick" = 1 ]; then
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -key "$key"
+	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -read every-page
 else
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -key "$key"
+	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -read every-page
 fi
 
 echo

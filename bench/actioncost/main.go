@@ -65,6 +65,7 @@ type config struct {
 	runs                 int
 	binary               string
 	key                  string // the ledger-key input; "" for none
+	read                 string // the ledger-read input; "" for the default (newest)
 }
 
 func run() error {
@@ -78,6 +79,7 @@ func run() error {
 	flag.IntVar(&cfg.runs, "runs", 5, "runs of each size (alternating); the median is reported")
 	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: built from this tree as released: CGO_ENABLED=0, -trimpath, stripped)")
 	flag.StringVar(&cfg.key, "key", "", "a ledger key: the entries are signed with it and the run is given it (default: none)")
+	flag.StringVar(&cfg.read, "read", "", "the run's ledger-read input: newest (the default) or every-page")
 	flag.Parse()
 	if cfg.pushed < 1 || cfg.pushed >= cfg.commits {
 		return fmt.Errorf("-pushed %d: want at least 1 and fewer than -commits (%d)", cfg.pushed, cfg.commits)
@@ -107,6 +109,9 @@ func run() error {
 	signed := "unsigned ledger"
 	if cfg.key != "" {
 		signed = "ledger signed with -key"
+	}
+	if cfg.read != "" {
+		signed += ", ledger-read: " + cfg.read
 	}
 	fmt.Printf("%d commits, %d tests (%d failing), %s, %d runs a size, alternating\n", cfg.commits, cfg.tests, cfg.fail, signed, cfg.runs)
 	cases := make([]*benchCase, len(cfg.entries))
@@ -199,6 +204,7 @@ func (t *tb) Failed() bool                      { return false }
 type benchCase struct {
 	entries                  int
 	key                      []byte // signs the entries; nil for none
+	read                     string // the ledger-read input; "" for the default
 	dir, head, eventPath     string
 	t                        *tb
 	srv                      *ghfake.Server
@@ -278,7 +284,7 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 		return nil, err
 	}
 
-	c := &benchCase{entries: n, dir: dir, t: &tb{}}
+	c := &benchCase{entries: n, dir: dir, t: &tb{}, read: cfg.read}
 	if cfg.key != "" {
 		c.key = []byte(cfg.key)
 	}
@@ -348,7 +354,7 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 // seed writes the entries the Action's writer writes for these heads:
 // one Load of this repository and results, then each entry the one its
 // run would have written with the earlier ones in the ledger: from the
-// newest entry's carry and the entries after it, as a keyed run reads
+// newest entry's carry and the entries after it, as a run reads
 // them (evaluate.Snapshot.WithLedger), so each entry keeps the carry its
 // run folded.
 func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
@@ -359,16 +365,10 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 	if err != nil {
 		return err
 	}
-	// Unsigned entries keep no carry (no run starts from one), so the
-	// seeding folds with a key of its own and writes them without it.
-	fold := c.key
-	if fold == nil {
-		fold = []byte("the-seeding's-own-fold-key-0123")
-	}
 	var written []ledger.Entry
 	for i, h := range heads {
 		at, runID := start.Add(time.Duration(i)*time.Minute), int64(1000+i)
-		l := evaluate.Ledger{Source: "check-runs", Key: fold, Entries: written}
+		l := evaluate.Ledger{Source: "check-runs", Key: c.key, Entries: written}
 		if n := len(written); n > 0 && written[n-1].Carry != nil {
 			from := written[n-1]
 			l.Entries, l.From = written[n-from.Carry.NewestEntries():], &from
@@ -395,11 +395,7 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 			}
 		}
 		e.PrevHeads, e.Since, e.Seq = evaluate.NamePrevHeads(written, history, h)
-		block, w := ledger.Encode(e, fold)
-		if c.key == nil {
-			e.FoldCarry, e.Names, e.KnownBeforeNames = nil, "", nil
-			block, _ = ledger.Encode(e, nil)
-		}
+		block, w := ledger.Encode(e, c.key)
 		text := "The ledger entry of this head.\n\n" + block
 		c.ledgerBytes += len(text)
 		c.newestBytes = len(block)
@@ -437,6 +433,9 @@ func (c *benchCase) once(binary string) error {
 		"INPUT_TOKEN=bench-token", "INPUT_RESULTS=junit.xml"}
 	if c.key != nil {
 		cmd.Env = append(cmd.Env, "INPUT_LEDGER-KEY="+string(c.key))
+	}
+	if c.read != "" {
+		cmd.Env = append(cmd.Env, "INPUT_LEDGER-READ="+c.read)
 	}
 	if g := os.Getenv("ACTIONCOST_PROCS"); g != "" {
 		cmd.Env = append(cmd.Env, "GOMAXPROCS="+g)

@@ -36,10 +36,20 @@ func foldLine() []map[string]string {
 	return out
 }
 
+// The ledgers a line of work runs with: signed (rigKey) or unsigned, a run
+// starts from the newest entry's carry when it stands for the line;
+// everyPage (unsigned, ledger-read: every-page) reads the whole ledger at
+// every run, the reference both must decide as.
+const (
+	rigKey    = "a-ledger-key-of-the-rig-0123"
+	unsigned  = ""
+	everyPage = "every-page"
+)
+
 // pushLine pushes the line's commits to a pull request, one run each, and
 // returns each run's outcome and GraphQL queries.
-func pushLine(t *testing.T, key string, line []map[string]string) ([]outcome, []int) {
-	r := lineRig(t, key, "agent/fix-login")
+func pushLine(t *testing.T, setup string, line []map[string]string) ([]outcome, []int) {
+	r := lineRig(t, setup, "agent/fix-login")
 	var outs []outcome
 	var queries []int
 	for i, st := range line {
@@ -56,15 +66,27 @@ func pushLine(t *testing.T, key string, line []map[string]string) ([]outcome, []
 	return outs, queries
 }
 
-// lineRig is a rig on a new branch, with key as its ledger-key ("" none).
-func lineRig(t *testing.T, key, branch string) *rig {
+// lineRig is a rig on a new branch, with the ledger of setup: a key, none
+// (unsigned) or everyPage.
+func lineRig(t *testing.T, setup, branch string) *rig {
 	t.Helper()
 	r := newRig(t)
-	if key != "" {
-		r.inputs["ledger-key"] = key
-	}
+	r.ledgerSetup(setup)
 	r.git("checkout", "-q", "-b", branch)
 	return r
+}
+
+// ledgerSetup gives the rig the ledger of setup: a key, none (unsigned) or
+// everyPage.
+func (r *rig) ledgerSetup(setup string) {
+	delete(r.inputs, "ledger-key")
+	switch setup {
+	case unsigned:
+	case everyPage:
+		r.inputs["ledger-read"] = "every-page"
+	default:
+		r.inputs["ledger-key"] = setup
+	}
 }
 
 // resultsOrNone writes the results of statuses, or removes the result
@@ -90,36 +112,49 @@ func judged(d breaker.Decision) string {
 		d.FailedInARow, d.Earlier, strings.Contains(strings.Join(d.Notes, " "), "flaky across pushes"), strings.Join(ps, " "))
 }
 
-// With a ledger key a push starts from the carry of the line's newest
-// entry and reads the entries after it from the one query of the newest
-// commits; it decides as the run that reads every page does, at every
-// push (issue 29): the carry folds the pushes before the newest 15, the
-// flip and the missing results among them.
+// A push starts from the carry of the line's newest entry and reads the
+// entries after it from the one query of the newest commits, signed or
+// not; it decides as the run that reads every page does, at every push
+// (issue 29): the carry folds the pushes before the newest 15, the flip
+// and the missing results among them.
 func TestFoldRead_DecidesAsTheWholeLine(t *testing.T) {
 	t.Parallel()
 	line := foldLine()
-	keyed, kq := pushLine(t, "a-ledger-key-of-the-rig-0123", line)
-	plain, _ := pushLine(t, "", line)
-	for i := range line {
-		if a, b := judged(*keyed[i].Decision), judged(*plain[i].Decision); a != b {
-			t.Errorf("push %d: from the carry\n  %s\nevery page\n  %s", i+1, a, b)
+	whole, _ := pushLine(t, everyPage, line)
+	for _, setup := range []string{rigKey, unsigned} {
+		outs, qs := pushLine(t, setup, line)
+		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
+		for i := range line {
+			if a, b := judged(*outs[i].Decision), judged(*whole[i].Decision); a != b {
+				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, a, b)
+			}
+			if i > 0 && qs[i] != 1 {
+				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
+			}
 		}
-		if i > 0 && kq[i] != 1 {
-			t.Errorf("keyed push %d read %d GraphQL queries; want 1", i+1, kq[i])
+		last := outs[len(line)-1]
+		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes, and the 15 entries after it are there") {
+			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
+		}
+		want := "ledger:  15 entries from check-runs and the carry of the 8 pushes before them, signed and verified"
+		if setup == unsigned {
+			want = "ledger:  15 entries from check-runs and the carry of the 8 pushes before them, unsigned"
+		}
+		if !strings.Contains(last.stdout, want) {
+			t.Errorf("%s: the report does not say what the read read (%q):\n%s", name, want, last.stdout)
+		}
+		if d := last.Decision; d.State != breaker.StateOpen || d.Earlier.Pushes != 8 || len(d.Pushes) != breaker.Window || d.Ledger.Folded != 8 {
+			t.Errorf("%s: the last push: %s, %d earlier pushes and %d judged; want OPEN, 8 and %d", name, d.State, d.Earlier.Pushes, len(d.Pushes), breaker.Window)
+		}
+		if d := outs[16].Decision; d.State != breaker.StateClosed {
+			t.Errorf("%s: push 17, the last that fixed a test: %s; want CLOSED", name, d.State)
 		}
 	}
-	last := keyed[len(line)-1]
-	if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes, and the 15 entries after it are there") {
-		t.Errorf("the last push did not start from a carry of 8 pushes:\n%s", last.stdout)
-	}
-	if !strings.Contains(last.stdout, "ledger:  15 entries from check-runs and the carry of the 8 pushes before them, signed and verified") {
-		t.Errorf("the report does not say what the read read:\n%s", last.stdout)
-	}
-	if d := last.Decision; d.State != breaker.StateOpen || d.Earlier.Pushes != 8 || len(d.Pushes) != breaker.Window || d.Ledger.Folded != 8 {
-		t.Errorf("the last push: %s, %d earlier pushes and %d judged; want OPEN, 8 and %d", d.State, d.Earlier.Pushes, len(d.Pushes), breaker.Window)
-	}
-	if d := keyed[16].Decision; d.State != breaker.StateClosed {
-		t.Errorf("push 17, the last that fixed a test: %s; want CLOSED", d.State)
+	for i, o := range whole {
+		if strings.Contains(o.stdout, "carry folds") || o.Decision.Ledger.Folded != 0 || o.Decision.Ledger.Entries != i {
+			t.Errorf("ledger-read: every-page, push %d: read %d entries and a carry of %d; want every entry (%d), no carry:\n%s",
+				i+1, o.Decision.Ledger.Entries, o.Decision.Ledger.Folded, i, o.stdout)
+		}
 	}
 }
 
@@ -161,10 +196,10 @@ func TestFoldRead_TheEntryKeepsTheCarry(t *testing.T) {
 }
 
 // A push reads every page, and says why, when the newest entry's carry
-// cannot stand for the line; it decides as a run without a key does.
+// cannot stand for the line, signed or not; it decides as a run that
+// reads every page at every run does.
 func TestFoldRead_EveryPageWhenTheCarryCannotStand(t *testing.T) {
 	t.Parallel()
-	const key = "a-ledger-key-of-the-rig-0123"
 	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
 	cases := map[string]struct {
 		last func(r *rig, prev string) outcome // the last push, after two failing ones (prev the first's head)
@@ -194,12 +229,8 @@ func TestFoldRead_EveryPageWhenTheCarryCannotStand(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var states []string
-			for _, k := range []string{key, ""} {
-				r := newRig(t)
-				if k != "" {
-					r.inputs["ledger-key"] = k
-				}
-				r.git("checkout", "-q", "-b", "agent/fix-login")
+			for _, setup := range []string{rigKey, unsigned, everyPage} {
+				r := lineRig(t, setup, "agent/fix-login")
 				var heads []string
 				for i := 0; i < 2; i++ {
 					heads = append(heads, r.commit(fmt.Sprintf("Fix the login, take %d", i+1), ""))
@@ -213,16 +244,16 @@ func TestFoldRead_EveryPageWhenTheCarryCannotStand(t *testing.T) {
 				if o.Err != nil || o.Decision == nil {
 					t.Fatalf("the last push: %v\n%s", o.Err, o.stdout)
 				}
-				if k != "" && !strings.Contains(o.stdout, c.why) {
-					t.Errorf("keyed: the log does not say %q:\n%s", c.why, o.stdout)
+				if setup != everyPage && !strings.Contains(o.stdout, c.why) {
+					t.Errorf("%q: the log does not say %q:\n%s", setup, c.why, o.stdout)
 				}
-				if k != "" && strings.Contains(o.stdout, "the newest entry's carry folds") && !strings.Contains(o.stdout, "read every page") {
-					t.Errorf("keyed: started from the carry:\n%s", o.stdout)
+				if strings.Contains(o.stdout, "the newest entry's carry folds") && !strings.Contains(o.stdout, "read every page") {
+					t.Errorf("%q: started from the carry:\n%s", setup, o.stdout)
 				}
 				states = append(states, judged(*o.Decision))
 			}
-			if states[0] != states[1] {
-				t.Errorf("keyed\n  %s\nwithout a key\n  %s\nwant the same decision", states[0], states[1])
+			if states[0] != states[2] || states[1] != states[2] {
+				t.Errorf("keyed\n  %s\nunsigned\n  %s\nevery page\n  %s\nwant the same decision", states[0], states[1], states[2])
 			}
 		})
 	}
@@ -231,13 +262,15 @@ func TestFoldRead_EveryPageWhenTheCarryCannotStand(t *testing.T) {
 // A trip, a maintainer's reset, and the line goes on: the pushes while the
 // reset is among the newest 15 entries read every page (checking a reset
 // needs every commit's author), and once it is folded into the carry the
-// pushes start from the carry again, deciding as a run without a key.
+// keyed pushes start from the carry again, deciding as a run that reads
+// every page. Unsigned pushes go on reading every page: without a key a
+// reset is checked against its comment at every run.
 func TestFoldRead_AfterAResetTheCarryFoldsIt(t *testing.T) {
 	t.Parallel()
-	var lines [2][]string
-	var last outcome
-	for n, key := range []string{"a-ledger-key-of-the-rig-0123", ""} {
-		r := lineRig(t, key, "copilot/fix-login")
+	var lines [3][]string
+	var last [3]outcome
+	for n, setup := range []string{rigKey, unsigned, everyPage} {
+		r := lineRig(t, setup, "copilot/fix-login")
 		r.tripOn(7, "copilot/fix-login")
 		if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.state() != "CLOSED" {
 			t.Fatalf("the reset: %q\n%s", o.state(), o.stdout)
@@ -251,37 +284,37 @@ func TestFoldRead_AfterAResetTheCarryFoldsIt(t *testing.T) {
 				t.Fatalf("push %d after the reset: %v\n%s", i+1, o.Err, o.stdout)
 			}
 			lines[n] = append(lines[n], judged(*o.Decision))
-			if key != "" {
-				last = o
-			}
+			last[n] = o
 		}
 	}
 	for i := range lines[0] {
-		if lines[0][i] != lines[1][i] {
-			t.Errorf("push %d after the reset: keyed\n  %s\nwithout a key\n  %s", i+1, lines[0][i], lines[1][i])
+		if lines[0][i] != lines[2][i] || lines[1][i] != lines[2][i] {
+			t.Errorf("push %d after the reset: keyed\n  %s\nunsigned\n  %s\nevery page\n  %s", i+1, lines[0][i], lines[1][i], lines[2][i])
 		}
 	}
-	if !strings.Contains(last.stdout, "the newest entry's carry folds") || last.Decision.ResetSHA == "" {
-		t.Errorf("the last push did not start from a carry that folded the reset (reset %q):\n%s", last.Decision.ResetSHA, last.stdout)
+	if !strings.Contains(last[0].stdout, "the newest entry's carry folds") || last[0].Decision.ResetSHA == "" {
+		t.Errorf("the last keyed push did not start from a carry that folded the reset (reset %q):\n%s", last[0].Decision.ResetSHA, last[0].stdout)
+	}
+	if why := "without a ledger key a reset is checked against its comment at every run"; !strings.Contains(last[1].stdout, why) {
+		t.Errorf("the last unsigned push does not say %q:\n%s", why, last[1].stdout)
 	}
 }
 
 // The hardened deployment's workflow_run says nothing of where the branch
 // was before the push: the run takes the pull request's newest verified
 // entry at one of its commits as the push before, starts from its carry,
-// and decides as the same deployment without a key, at every run.
+// and decides as the same deployment reading every page, at every run
+// (and so does the same deployment without a key).
 func TestFoldRead_HardenedWorkflowRun(t *testing.T) {
 	t.Parallel()
 	line := foldLine()[:20]
-	var judgedBy [2][]string
-	var queries []int
-	var last outcome
-	for n, keyed := range []bool{true, false} {
+	var judgedBy [3][]string
+	var queries [2][]int
+	var last [2]outcome
+	for n, setup := range []string{rigKey, unsigned, everyPage} {
 		r := newRig(t)
 		r.hardened()
-		if !keyed {
-			delete(r.inputs, "ledger-key")
-		}
+		r.ledgerSetup(setup)
 		r.git("checkout", "-q", "-b", "agent/S-3")
 		for i, st := range line {
 			r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
@@ -295,34 +328,39 @@ func TestFoldRead_HardenedWorkflowRun(t *testing.T) {
 				t.Fatalf("run %d: %v\n%s", i+1, o.Err, o.stdout)
 			}
 			judgedBy[n] = append(judgedBy[n], judged(*o.Decision))
-			if keyed {
-				queries, last = append(queries, r.graphQLSince(q)), o
+			if setup != everyPage {
+				queries[n], last[n] = append(queries[n], r.graphQLSince(q)), o
 			}
 		}
 	}
 	for i := range line {
-		if judgedBy[0][i] != judgedBy[1][i] {
-			t.Errorf("run %d: keyed\n  %s\nwithout a key\n  %s", i+1, judgedBy[0][i], judgedBy[1][i])
+		if judgedBy[0][i] != judgedBy[2][i] || judgedBy[1][i] != judgedBy[2][i] {
+			t.Errorf("run %d: keyed\n  %s\nunsigned\n  %s\nevery page\n  %s", i+1, judgedBy[0][i], judgedBy[1][i], judgedBy[2][i])
 		}
-		if i > 0 && queries[i] != 1 {
-			t.Errorf("keyed run %d read %d GraphQL queries; want 1", i+1, queries[i])
+		for n, name := range []string{"keyed", "unsigned"} {
+			if i > 0 && queries[n][i] != 1 {
+				t.Errorf("%s run %d read %d GraphQL queries; want 1", name, i+1, queries[n][i])
+			}
 		}
 	}
-	if !strings.Contains(last.stdout, "the newest entry's carry folds 4 pushes") {
-		t.Errorf("the last run did not start from the carry:\n%s", last.stdout)
+	for n, name := range []string{"keyed", "unsigned"} {
+		if !strings.Contains(last[n].stdout, "the newest entry's carry folds 4 pushes") {
+			t.Errorf("the last %s run did not start from the carry:\n%s", name, last[n].stdout)
+		}
 	}
 }
 
 // A run re-run (CI's "re-run jobs") observes its head again: the re-run
 // reads every page, and the pushes after it start from the carry again at
-// once, the head's two entries one push, deciding as a run without a key.
+// once, the head's two entries one push, deciding as a run that reads
+// every page.
 func TestFoldRead_ARerunIsOnePush(t *testing.T) {
 	t.Parallel()
 	line := foldLine()[:20]
-	var judgedBy [2][]string
-	var fromCarry int
-	for n, key := range []string{"a-ledger-key-of-the-rig-0123", ""} {
-		r := lineRig(t, key, "agent/fix-login")
+	var judgedBy [3][]string
+	var fromCarry [2]int
+	for n, setup := range []string{rigKey, unsigned, everyPage} {
+		r := lineRig(t, setup, "agent/fix-login")
 		var prev string
 		for i, st := range line {
 			head := r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
@@ -338,19 +376,21 @@ func TestFoldRead_ARerunIsOnePush(t *testing.T) {
 				t.Fatalf("push %d: %v\n%s", i+1, o.Err, o.stdout)
 			}
 			judgedBy[n] = append(judgedBy[n], judged(*o.Decision))
-			if key != "" && i > 5 && strings.Contains(o.stdout, "the newest entry's carry folds") {
-				fromCarry++
+			if setup != everyPage && i > 5 && strings.Contains(o.stdout, "the newest entry's carry folds") {
+				fromCarry[n]++
 			}
 			prev = head
 		}
 	}
 	for i := range line {
-		if judgedBy[0][i] != judgedBy[1][i] {
-			t.Errorf("push %d: keyed\n  %s\nwithout a key\n  %s", i+1, judgedBy[0][i], judgedBy[1][i])
+		if judgedBy[0][i] != judgedBy[2][i] || judgedBy[1][i] != judgedBy[2][i] {
+			t.Errorf("push %d: keyed\n  %s\nunsigned\n  %s\nevery page\n  %s", i+1, judgedBy[0][i], judgedBy[1][i], judgedBy[2][i])
 		}
 	}
-	if fromCarry != len(line)-6 {
-		t.Errorf("%d of the %d pushes after the re-run started from the carry; want all", fromCarry, len(line)-6)
+	for n, name := range []string{"keyed", "unsigned"} {
+		if fromCarry[n] != len(line)-6 {
+			t.Errorf("%s: %d of the %d pushes after the re-run started from the carry; want all", name, fromCarry[n], len(line)-6)
+		}
 	}
 }
 

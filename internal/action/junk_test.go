@@ -72,6 +72,12 @@ func TestReset_SetsAsideAForgedHistoryLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Since = strings.Repeat("ab", 20) // in no history
+	// Placed after the true entry, and keeping no carry, so that no run
+	// starts from a carry and the whole line is read (a copy at the same
+	// place would be one push with the true entry, and a run starting
+	// from the true entry's carry never follows the link).
+	e.Seq++
+	e.Carry = nil
 	block, _ := ledger.Encode(e, nil)
 	r.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: first, Conclusion: "success",
 		Text: "The ledger entry of this head.\n\n" + block, AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})

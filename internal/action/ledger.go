@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/forge"
@@ -77,20 +78,19 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 }
 
 // readLine reads the ledger of q's pull request (or branch) and decodes
-// its line of work. A push to a pull request with a ledger key first reads
-// only the newest 100 commits and force pushes (one query however long the
-// pull request: issue 29), and keeps that read when it is the whole line:
-// the push's before is among those commits with an entry of this pull
-// request that verifies (its run read the line, and its names reach every
-// entry of it), every
-// head the names reach was read, no entry records a reset (its check needs
-// every commit's author) and none failed to decode. Otherwise it reads
-// everything, as every run without a key does: without one an agent that
-// shares the breaker's identity could write the entry the read would stop
-// at.
+// its line of work. A push to a pull request first reads only the newest
+// 100 commits and force pushes (one query however long the pull request:
+// issue 29) and starts from the carry of the entry at its before when that
+// carry stands for the line (readFromCarry); else it keeps that read when
+// it is the whole line: the push's before is among those commits with an
+// entry of this pull request that verifies (its run read the line, and its
+// names reach every entry of it; without a key any entry of the breaker's
+// app), every head the names reach was read, no entry records a reset
+// (its check needs every commit's author) and none failed to decode.
+// Otherwise, and always with ledger-read: every-page, it reads everything.
 func readLine(ctx context.Context, r *run, q LedgerQuery, also []string) (LedgerState, Decoded, int, error) {
 	var spent RateLimit // a read of the newest commits that was not the whole line
-	if q.PR > 0 && r.in.LedgerKey != "" && (r.before != "" || r.gh.EventName == "workflow_run") {
+	if q.PR > 0 && r.in.LedgerRead != actionenv.LedgerReadEveryPage && (r.before != "" || r.gh.EventName == "workflow_run") {
 		st, read, followed, why, err := readNewest(ctx, r, q, also)
 		if err != nil || why == "" {
 			return st, read, followed, err
@@ -189,7 +189,7 @@ func wholeLine(read Decoded, who evaluate.Run, before string, key []byte) string
 		if e.Reset != nil {
 			return "an entry records a reset"
 		}
-		verified = verified || (breaker.SameSHA(e.Head, before) && who.Belongs(e) && ledger.Verify(e, key))
+		verified = verified || (breaker.SameSHA(e.Head, before) && who.Belongs(e) && ledger.Trusted(e, key))
 	}
 	if !verified {
 		return "no entry of this pull request at the push's before, " + breaker.ShortSHA(before) + ", verifies"

@@ -14,12 +14,12 @@ import (
 // first n.
 func (r *rig) graphQLSince(n int) int { return len(r.srv.GraphQLCosts()) - n }
 
-// With a ledger key, a push to a long pull request reads its ledger in one
-// query (the newest 100 commits) once the push's before has a verified
-// entry there, and decides as the run that reads every page does: the same
-// state and count at every push, the third failing push OPEN (issue 29).
-// Without a key every page is read. The same on pull_request events, whose
-// synchronize says before too.
+// A push to a long pull request reads its ledger in one query (the newest
+// 100 commits) once the push's before has an entry there, signed or not,
+// and decides as the run that reads every page does: the same state and
+// count at every push, the third failing push OPEN (issue 29). With
+// ledger-read: every-page every page is read. The same on pull_request
+// events, whose synchronize says before too.
 func TestNewestRead_OneQueryOnALongPullRequest(t *testing.T) {
 	t.Parallel()
 	for _, event := range []string{"push", "pull_request"} {
@@ -36,12 +36,8 @@ func oneQueryOnALongPullRequest(t *testing.T, event string) {
 		failed  int
 		queries int
 	}
-	line := func(key string) []seen {
-		r := newRig(t)
-		if key != "" {
-			r.inputs["ledger-key"] = key
-		}
-		r.git("checkout", "-q", "-b", "agent/fix-login")
+	line := func(setup string) []seen {
+		r := lineRig(t, setup, "agent/fix-login")
 		r.commitMany("agent/fix-login", 180)
 		var out []seen
 		for i := range 4 {
@@ -65,27 +61,31 @@ func oneQueryOnALongPullRequest(t *testing.T, event string) {
 		}
 		return out
 	}
-	keyed, plain := line("a-ledger-key-of-the-rig-0123"), line("")
-	for i := range keyed {
-		if keyed[i].state != plain[i].state || keyed[i].failed != plain[i].failed {
-			t.Errorf("push %d: keyed %+v, every page %+v; want the same decision", i+1, keyed[i], plain[i])
+	whole := line(everyPage)
+	for _, setup := range []string{rigKey, unsigned} {
+		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
+		got := line(setup)
+		for i := range got {
+			if got[i].state != whole[i].state || got[i].failed != whole[i].failed {
+				t.Errorf("%s push %d: %+v, every page %+v; want the same decision", name, i+1, got[i], whole[i])
+			}
+			if whole[i].queries < 2 {
+				t.Errorf("push %d with ledger-read: every-page: %d queries; want every page of 180+ commits (2 or more)", i+1, whole[i].queries)
+			}
 		}
-		if plain[i].queries < 2 {
-			t.Errorf("push %d without a key: %d queries; want every page of 180+ commits (2 or more)", i+1, plain[i].queries)
+		// The first push has no before (a new branch, an opened pull
+		// request): every page.
+		if got[0].queries < 2 {
+			t.Errorf("%s: the first push: %d queries; want every page (it has no before)", name, got[0].queries)
 		}
-	}
-	// The first push has no before (a new branch, an opened pull request):
-	// every page.
-	if keyed[0].queries < 2 {
-		t.Errorf("the first push: %d queries; want every page (it has no before)", keyed[0].queries)
-	}
-	for i, s := range keyed[1:] {
-		if s.queries != 1 {
-			t.Errorf("keyed push %d: %d GraphQL queries; want 1 (the newest 100 commits hold the line)", i+2, s.queries)
+		for i, s := range got[1:] {
+			if s.queries != 1 {
+				t.Errorf("%s push %d: %d GraphQL queries; want 1 (the newest 100 commits hold the line)", name, i+2, s.queries)
+			}
 		}
-	}
-	if keyed[2].state != "OPEN" || keyed[3].state != "OPEN" {
-		t.Errorf("keyed pushes: %+v; want OPEN from the third failing push", keyed)
+		if got[2].state != "OPEN" || got[3].state != "OPEN" {
+			t.Errorf("%s pushes: %+v; want OPEN from the third failing push", name, got)
+		}
 	}
 }
 

@@ -263,6 +263,7 @@ func TestActionYML_Defaults(t *testing.T) {
 		"dry-run":                strconv.FormatBool(none.DryRun),
 		"check-name":             DefaultCheckName,
 		"ledger-key":             "",
+		"ledger-read":            none.LedgerRead,
 		"app-id":                 "",
 		"allow-pr-author":        strconv.FormatBool(none.AllowPRAuthor),
 		"allow-no-ledger":        strconv.FormatBool(none.AllowNoLedger),

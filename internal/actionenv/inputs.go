@@ -34,7 +34,10 @@ type Inputs struct {
 	TestsOutcome string
 	CheckName    string // the ledger's check run name
 	LedgerKey    string // the ledger-key secret; "" = unsigned
-	AppID        int64  // the breaker's GitHub App; 0 = the GitHub Actions app
+	// LedgerRead is LedgerReadNewest (start from the newest entry's carry
+	// when it stands for the line) or LedgerReadEveryPage.
+	LedgerRead string
+	AppID      int64 // the breaker's GitHub App; 0 = the GitHub Actions app
 	// ResultsArtifact names the artifact of the tested run that holds the
 	// results (workflow_run only).
 	ResultsArtifact string
@@ -83,8 +86,14 @@ var InputNames = []string{
 	"token", "results", "slice", "base", "graph", "trailer-prefix", "tag-prefix",
 	"comment", "agent-actors", "bot-login", "fail-on-trip", "dry-run", "tests-outcome", "allow-no-ledger",
 	"policy", "phase", "threshold",
-	"results-artifact", "check-name", "ledger-key", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "on-trip-request-review", "on-trip-draft", "cancel-workflows", "mode", "pull-request",
+	"results-artifact", "check-name", "ledger-key", "ledger-read", "allow-pr-author", "app-id", "on-trip-label", "on-trip-remove-labels", "on-trip-unassign", "on-trip-request-review", "on-trip-draft", "cancel-workflows", "mode", "pull-request",
 }
+
+// The ledger-read input's values: how much of the ledger a run reads.
+const (
+	LedgerReadNewest    = "newest"     // the newest entries and the carry, when it stands; else every page
+	LedgerReadEveryPage = "every-page" // every page, at every run
+)
 
 // The comment input's modes: when the sticky comment is first posted.
 const (
@@ -180,6 +189,14 @@ func (a *Action) Inputs() (Inputs, error) {
 			errs = append(errs, fmt.Errorf("input threshold: %w", err))
 		}
 		in.Threshold = n
+	}
+	switch v := strings.ToLower(strings.TrimSpace(a.Input("ledger-read"))); v {
+	case "", LedgerReadNewest:
+		in.LedgerRead = LedgerReadNewest
+	case LedgerReadEveryPage:
+		in.LedgerRead = v
+	default:
+		errs = append(errs, fmt.Errorf("input ledger-read: %q is not newest or every-page; newest (the default) starts from the newest entry's carry when it stands for the line, every-page reads the whole ledger at every run", v))
 	}
 	switch v := strings.ToLower(strings.TrimSpace(a.Input("mode"))); v {
 	case "", ModeJudge:

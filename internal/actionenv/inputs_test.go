@@ -18,7 +18,7 @@ func TestAction_Inputs(t *testing.T) {
 	defaults := Inputs{
 		Token: "ghs_abcdef", TrailerPrefix: "Greenlight-", TagPrefix: "greenlight/",
 		Comment: true, CommentMode: CommentOnFailure, FailOnTrip: true, CheckName: "greenlight-breaker",
-		Policy: "greenlight", Threshold: 5, Mode: ModeJudge,
+		Policy: "greenlight", Threshold: 5, Mode: ModeJudge, LedgerRead: LedgerReadNewest,
 	}
 	tests := []struct {
 		name string
@@ -40,9 +40,11 @@ func TestAction_Inputs(t *testing.T) {
 			"INPUT_DRY-RUN":        "true",
 			"INPUT_CHECK-NAME":     "breaker",
 			"INPUT_LEDGER-KEY":     "0123456789abcdef0123",
+			"INPUT_LEDGER-READ":    " Every-Page",
 			"INPUT_APP-ID":         "123456",
 		}, func(in *Inputs) {
 			in.CheckName, in.LedgerKey, in.AppID = "breaker", "0123456789abcdef0123", 123456
+			in.LedgerRead = LedgerReadEveryPage
 			in.Results = []string{"junit/*.xml", "go-test.json"}
 			in.Slice, in.Base, in.Graph = "S-3", "0123456789abcdef0123456789abcdef01234567", ".greenlight/GRAPH.json"
 			in.TrailerPrefix, in.TagPrefix = "Agent-", "gl/"
@@ -82,6 +84,7 @@ func TestAction_Inputs_errors(t *testing.T) {
 		{"no token", map[string]string{"INPUT_TOKEN": ""}, "input token is empty"},
 		{"bad boolean", map[string]string{"INPUT_FAIL-ON-TRIP": "yes"}, `input fail-on-trip: "yes" is not a boolean; use true or false`},
 		{"bad comment", map[string]string{"INPUT_COMMENT": "1"}, "input comment"},
+		{"bad ledger read", map[string]string{"INPUT_LEDGER-READ": "all"}, `input ledger-read: "all" is not newest or every-page`},
 		{"slice escaping a ref", map[string]string{"INPUT_SLICE": "../heads/main"}, "input slice"},
 		{"slice with dots", map[string]string{"INPUT_SLICE": "S..3"}, "input slice"},
 		{"tag prefix with ..", map[string]string{"INPUT_TAG-PREFIX": "gl/../x/"}, "input tag-prefix"},

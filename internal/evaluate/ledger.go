@@ -377,9 +377,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		e.Infra, e.InfraKind = &infra, s.run.InfraKind
 		// The carry names its tests by the entry's rows: they are listed,
 		// absent (nothing ran here).
-		if s.ledger.Key != nil {
-			e.FoldCarry, _ = s.foldHint(d, nil, nil)
-		}
+		e.FoldCarry, _ = s.foldHint(d, nil, nil)
 		if e.FoldCarry != nil {
 			rows := s.carryRows()
 			for _, le := range s.ledger.Entries {
@@ -443,14 +441,13 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 			e.Tests = append(e.Tests, ledger.Test{Suite: lt.Suite, Name: lt.Name, Status: breaker.StatusAbsent})
 		}
 	}
-	if s.ledger.Key != nil {
-		// Only a keyed run starts from a carry (an unsigned one could be the
-		// agent's): an unsigned entry keeps none, nor what serves one.
-		if e.Names = s.names; e.Names == "" {
-			e.Names = ledger.Digest(names)
-		}
-		e.FoldCarry, e.KnownBeforeNames = s.foldHint(d, e.History, line)
+	// What the next run starts from (docs/ledger.md, the folded state),
+	// signed or not: an unsigned entry is as trustworthy as the identity
+	// that wrote it, its carry too.
+	if e.Names = s.names; e.Names == "" {
+		e.Names = ledger.Digest(names)
 	}
+	e.FoldCarry, e.KnownBeforeNames = s.foldHint(d, e.History, line)
 	if s.fold != nil {
 		return e // the names are the newest push's (Names): none is new, Known says nothing more
 	}

@@ -298,6 +298,13 @@ func Verify(e Entry, key []byte) bool {
 	return hmac.Equal(got, want)
 }
 
+// Trusted reports whether a run may take e as CI's evidence: with a key,
+// when its MAC verifies; without one, always (an unsigned entry is as
+// trustworthy as the identity that wrote it, DESIGN §6: any workflow whose
+// token may write checks can write or rewrite one, and the report says the
+// ledger is unsigned).
+func Trusted(e Entry, key []byte) bool { return len(key) == 0 || Verify(e, key) }
+
 func mac(e Entry, key []byte) string {
 	h := hmac.New(sha256.New, key)
 	h.Write(e.Canonical())

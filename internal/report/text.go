@@ -153,6 +153,8 @@ func textLedger(l breaker.LedgerInfo) string {
 		return fmt.Sprintf("%d entries from %s and the carry of the %d pushes before them, signed and verified", l.Entries, SafeLine(l.Source), l.Folded)
 	case l.Verified:
 		return fmt.Sprintf("%d entries from %s, signed and verified", l.Entries, SafeLine(l.Source))
+	case l.Folded > 0:
+		return fmt.Sprintf("%d entries from %s and the carry of the %d pushes before them, unsigned (no ledger key)", l.Entries, SafeLine(l.Source), l.Folded)
 	}
 	return fmt.Sprintf("%d entries from %s, unsigned (no ledger key)", l.Entries, SafeLine(l.Source))
 }
