@@ -101,3 +101,36 @@ func TestReset_SetsAsideAForgedHistoryLink(t *testing.T) {
 		t.Errorf("the person's next passing push: %q; want CLOSED\n%s", o.state(), o.stdout)
 	}
 }
+
+// The same forged link on a copy of the entry at its own place (one push
+// with the true entry): a run that starts from the true entry's carry
+// never follows it, and finishes, the person's passing push CLOSED.
+func TestReset_AForgedLinkBesideTheCarryIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "people/fix-login")
+	pass := map[string]string{"TestLogin": "pass"}
+	first := r.commit("Fix the login")
+	r.results(pass)
+	r.open(8, "people/fix-login")
+	if o := r.push("people/fix-login"); o.state() != "CLOSED" {
+		t.Fatalf("the first push: %q\n%s", o.state(), o.stdout)
+	}
+	e, err := ledger.Decode(r.checkRun(first).Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Since = strings.Repeat("ab", 20) // in no history
+	block, _ := ledger.Encode(e, nil)
+	r.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: first, Conclusion: "success",
+		Text: "The ledger entry of this head.\n\n" + block, AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
+	r.git("reset", "-q", "--hard", "main")
+	r.commit("Fix the login, from scratch")
+	r.results(pass)
+	r.srv.AddForcePush(8, first)
+	r.open(8, "people/fix-login")
+	o := r.push("people/fix-login")
+	if o.Err != nil || o.state() != "CLOSED" || !strings.Contains(o.stdout, "the newest entry's carry folds") {
+		t.Fatalf("after the forged copy: err %v, %q; want CLOSED, started from the carry\n%s", o.Err, o.state(), o.stdout)
+	}
+}
