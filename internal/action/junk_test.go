@@ -52,13 +52,12 @@ func TestReset_SetsAsideAJunkCheckRunBeforeIt(t *testing.T) {
 	}
 }
 
-// Without a key the agent forges an entry on a head it force-pushed away,
-// naming in its history a commit that is not there: the reader cannot
-// follow it, and counts it tampered — a trip a maintainer's reset sets
-// aside — never a run that cannot finish.
-func TestReset_SetsAsideAForgedHistoryLink(t *testing.T) {
-	t.Parallel()
-	r := newRig(t)
+// forgedLinkPush makes the agent's forgery without a key: a copy of the
+// first head's entry naming in its history a commit that is not there,
+// changed by place, then the branch rewritten (the first head
+// force-pushed away); it returns the outcome of the push after it.
+func forgedLinkPush(t *testing.T, r *rig, place func(e *ledger.Entry)) outcome {
+	t.Helper()
 	r.git("checkout", "-q", "-b", "people/fix-login")
 	pass := map[string]string{"TestLogin": "pass"}
 	first := r.commit("Fix the login")
@@ -72,22 +71,30 @@ func TestReset_SetsAsideAForgedHistoryLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Since = strings.Repeat("ab", 20) // in no history
-	// Placed after the true entry, and keeping no carry, so that no run
-	// starts from a carry and the whole line is read (a copy at the same
-	// place would be one push with the true entry, and a run starting
-	// from the true entry's carry never follows the link).
-	e.Seq++
-	e.Carry = nil
+	place(&e)
 	block, _ := ledger.Encode(e, nil)
 	r.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: first, Conclusion: "success",
 		Text: "The ledger entry of this head.\n\n" + block, AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
-	// The branch is rewritten: the first head is force-pushed away.
 	r.git("reset", "-q", "--hard", "main")
 	r.commit("Fix the login, from scratch")
 	r.results(pass)
 	r.srv.AddForcePush(8, first)
 	r.open(8, "people/fix-login")
-	o := r.push("people/fix-login")
+	return r.push("people/fix-login")
+}
+
+// Without a key the agent forges an entry on a head it force-pushed away,
+// naming in its history a commit that is not there: the reader cannot
+// follow it, and counts it tampered — a trip a maintainer's reset sets
+// aside — never a run that cannot finish.
+func TestReset_SetsAsideAForgedHistoryLink(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	pass := map[string]string{"TestLogin": "pass"}
+	// Placed after the true entry, and keeping no carry, so that no run
+	// starts from a carry and the whole line is read (a copy at the same
+	// place is one push with the true entry, below).
+	o := forgedLinkPush(t, r, func(e *ledger.Entry) { e.Seq++; e.Carry = nil })
 	if o.Err != nil || o.state() != "OPEN" || o.Decision.TripReason != breaker.TripLedgerTampered {
 		t.Fatalf("after the forged link: err %v, %q; want OPEN ledger_tampered\n%s", o.Err, o.state(), o.stdout)
 	}
@@ -107,29 +114,7 @@ func TestReset_SetsAsideAForgedHistoryLink(t *testing.T) {
 // never follows it, and finishes, the person's passing push CLOSED.
 func TestReset_AForgedLinkBesideTheCarryIsNotFollowed(t *testing.T) {
 	t.Parallel()
-	r := newRig(t)
-	r.git("checkout", "-q", "-b", "people/fix-login")
-	pass := map[string]string{"TestLogin": "pass"}
-	first := r.commit("Fix the login")
-	r.results(pass)
-	r.open(8, "people/fix-login")
-	if o := r.push("people/fix-login"); o.state() != "CLOSED" {
-		t.Fatalf("the first push: %q\n%s", o.state(), o.stdout)
-	}
-	e, err := ledger.Decode(r.checkRun(first).Text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Since = strings.Repeat("ab", 20) // in no history
-	block, _ := ledger.Encode(e, nil)
-	r.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: first, Conclusion: "success",
-		Text: "The ledger entry of this head.\n\n" + block, AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
-	r.git("reset", "-q", "--hard", "main")
-	r.commit("Fix the login, from scratch")
-	r.results(pass)
-	r.srv.AddForcePush(8, first)
-	r.open(8, "people/fix-login")
-	o := r.push("people/fix-login")
+	o := forgedLinkPush(t, newRig(t), func(*ledger.Entry) {})
 	if o.Err != nil || o.state() != "CLOSED" || !strings.Contains(o.stdout, "the newest entry's carry folds") {
 		t.Fatalf("after the forged copy: err %v, %q; want CLOSED, started from the carry\n%s", o.Err, o.state(), o.stdout)
 	}

@@ -190,22 +190,10 @@ func (a *Action) Inputs() (Inputs, error) {
 		}
 		in.Threshold = n
 	}
-	switch v := strings.ToLower(strings.TrimSpace(a.Input("ledger-read"))); v {
-	case "", LedgerReadNewest:
-		in.LedgerRead = LedgerReadNewest
-	case LedgerReadEveryPage:
-		in.LedgerRead = v
-	default:
-		errs = append(errs, fmt.Errorf("input ledger-read: %q is not newest or every-page; newest (the default) starts from the newest entry's carry when it stands for the line, every-page reads the whole ledger at every run", v))
-	}
-	switch v := strings.ToLower(strings.TrimSpace(a.Input("mode"))); v {
-	case "", ModeJudge:
-		in.Mode = ModeJudge
-	case ModeGate:
-		in.Mode = ModeGate
-	default:
-		errs = append(errs, fmt.Errorf("input mode: %q is not judge or gate; judge (the default) judges a push, gate stops an agent's job while the breaker is OPEN", v))
-	}
+	in.LedgerRead, errs = a.oneOf("ledger-read", LedgerReadNewest, LedgerReadEveryPage,
+		"newest (the default) starts from the newest entry's carry when it stands for the line, every-page reads the whole ledger at every run", errs)
+	in.Mode, errs = a.oneOf("mode", ModeJudge, ModeGate,
+		"judge (the default) judges a push, gate stops an agent's job while the breaker is OPEN", errs)
 	if v := a.Input("pull-request"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
@@ -285,6 +273,20 @@ func (in Inputs) check() []error {
 
 // boolInput parses a boolean input: true or false in any case, the default
 // when empty.
+// oneOf reads an input that is def (also when empty) or other, ignoring
+// case and spaces; anything else adds an error naming both and saying what
+// each does (help).
+func (a *Action) oneOf(name, def, other, help string, errs []error) (string, []error) {
+	switch v := strings.ToLower(strings.TrimSpace(a.Input(name))); v {
+	case "", def:
+		return def, errs
+	case other:
+		return other, errs
+	default:
+		return def, append(errs, fmt.Errorf("input %s: %q is not %s or %s; %s", name, v, def, other, help))
+	}
+}
+
 func (a *Action) boolInput(name string, def bool, errs []error) (bool, []error) {
 	v := a.Input(name)
 	switch strings.ToLower(v) {
