@@ -73,6 +73,34 @@ func TestVerify_DetectsEveryEdit(t *testing.T) {
 	}
 }
 
+// Trusted takes an entry as evidence when its MAC verifies under the key,
+// and any entry when there is no key (the ledger is unsigned).
+func TestTrusted(t *testing.T) {
+	t.Parallel()
+	_, signed := Encode(entry(), key)
+	_, unsigned := Encode(entry(), nil)
+	edited := signed
+	edited.Slice = "S-4"
+	tests := []struct {
+		name string
+		e    Entry
+		key  []byte
+		want bool
+	}{
+		{"signed, its key", signed, key, true},
+		{"signed, edited", edited, key, false},
+		{"unsigned, a key given", unsigned, key, false},
+		{"unsigned, no key", unsigned, nil, true},
+		{"edited, no key", edited, nil, true},
+		{"unsigned, an empty key", unsigned, []byte{}, true},
+	}
+	for _, tt := range tests {
+		if got := Trusted(tt.e, tt.key); got != tt.want {
+			t.Errorf("%s: Trusted = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestDecode_Errors(t *testing.T) {
 	t.Parallel()
 	good, _ := Encode(entry(), nil)
