@@ -80,6 +80,7 @@ type Snapshot struct {
 	localRefs breaker.Refs
 	run       breaker.Push      // this run's observation of the head
 	report    testresult.Report // this run's results
+	full      []string          // the full name of each of report's tests, aligned (fullNames)
 	ledger    Ledger            // the entries read
 	meta      Run
 	line      map[string]bool // the heads of the line of work (lineHeads)
@@ -156,7 +157,8 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	if run.ObservedAt.IsZero() {
 		run.ObservedAt = time.Now().UTC()
 	}
-	head := runPush(lg.HeadSHA, run, rep, names)
+	full := fullNames(rep)
+	head := runPush(lg.HeadSHA, run, rep, full, names)
 	head.Complete = !opts.Partial
 	in.BaseFailing, in.BaseObserved = opts.BaseFailing, opts.BaseObserved
 	if len(lg.Notes) > 0 {
@@ -193,7 +195,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 			in.Observation.Notes = append(in.Observation.Notes, note)
 		}
 	}
-	snap := Snapshot{input: in, localRefs: local, run: head, report: rep, meta: run}
+	snap := Snapshot{input: in, localRefs: local, run: head, report: rep, full: full, meta: run}
 	snap.readLedger(opts.Ledger)
 	return snap, nil
 }
@@ -213,7 +215,7 @@ func (s *Snapshot) readLedger(l Ledger) {
 	s.input.Carry = nil
 	if from := l.From; from != nil {
 		if s.names == "" {
-			s.names = ledger.Digest(reportNames(s.report))
+			s.names = ledger.Digest(s.reportNames())
 		}
 		s.fold = &foldFrom{from: *from}
 		s.input.Carry, s.fold.why = startFrom(*from, l.Edge, l.Entries, s.input, s.run, s.names)
