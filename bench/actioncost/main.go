@@ -62,6 +62,7 @@ type config struct {
 	entries              []int
 	commits, tests, fail int
 	pushed               int // commits the newest push added
+	declared             int
 	runs                 int
 	binary               string
 	key                  string // the ledger-key input; "" for none
@@ -80,7 +81,11 @@ func run() error {
 	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: built from this tree as released: CGO_ENABLED=0, -trimpath, stripped)")
 	flag.StringVar(&cfg.key, "key", "", "a ledger key: the entries are signed with it and the run is given it (default: none)")
 	flag.StringVar(&cfg.read, "read", "", "the run's ledger-read input: newest (the default) or every-page")
+	flag.IntVar(&cfg.declared, "declared", 0, "every commit declares an attempt (Greenlight-Test) on one of this many failing tests, in turn, as an agent that follows the protocol does (default: no trailers)")
 	flag.Parse()
+	if cfg.declared < 0 || cfg.declared > cfg.fail {
+		return fmt.Errorf("-declared %d: want 0 (no trailers) up to -failing (%d)", cfg.declared, cfg.fail)
+	}
 	if cfg.pushed < 1 || cfg.pushed >= cfg.commits {
 		return fmt.Errorf("-pushed %d: want at least 1 and fewer than -commits (%d)", cfg.pushed, cfg.commits)
 	}
@@ -112,6 +117,9 @@ func run() error {
 	}
 	if cfg.read != "" {
 		signed += ", ledger-read: " + cfg.read
+	}
+	if cfg.declared > 0 {
+		signed += fmt.Sprintf(", every commit declaring an attempt on one of %d failing tests", cfg.declared)
 	}
 	fmt.Printf("%d commits, %d tests (%d failing), %s, %d runs a size, alternating\n", cfg.commits, cfg.tests, cfg.fail, signed, cfg.runs)
 	cases := make([]*benchCase, len(cfg.entries))
@@ -256,7 +264,11 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 	}
 	commit("refs/heads/main", 1, "base", 0)
 	for i := 1; i <= cfg.commits; i++ {
-		commit("refs/heads/agent/S-1", i+1, fmt.Sprintf("fix attempt %d", i), i)
+		msg := fmt.Sprintf("fix attempt %d", i)
+		if cfg.declared > 0 {
+			msg += fmt.Sprintf("\n\nGreenlight-Test: TestCache%05d", i%cfg.declared)
+		}
+		commit("refs/heads/agent/S-1", i+1, msg, i)
 	}
 	imp := exec.Command("git", "fast-import", "--quiet")
 	imp.Dir, imp.Stdin = dir, strings.NewReader(stream.String())
@@ -379,7 +391,9 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		run := snap.WithLedger(l, at, runID)
 		d := run.Decide(breaker.Refs{})
 		if why := run.FoldRefused(d); why != "" {
-			return fmt.Errorf("entry %d: the carry cannot stand: %s", i+1, why)
+			// As the Action does: the whole line, decided again.
+			run = snap.WithLedger(evaluate.Ledger{Source: "check-runs", Key: c.key, Entries: written}, at, runID)
+			d = run.Decide(breaker.Refs{})
 		}
 		e := run.Entry(d)
 		e.Head = h

@@ -49,11 +49,16 @@ const (
 // pushLine pushes the line's commits to a pull request, one run each, and
 // returns each run's outcome and GraphQL queries.
 func pushLine(t *testing.T, setup string, line []map[string]string) ([]outcome, []int) {
+	return pushCommits(t, setup, line, func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) })
+}
+
+// pushCommits is pushLine with push i's commits made by commits.
+func pushCommits(t *testing.T, setup string, line []map[string]string, commits func(r *rig, i int)) ([]outcome, []int) {
 	r := lineRig(t, setup, "agent/fix-login")
 	var outs []outcome
 	var queries []int
 	for i, st := range line {
-		r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
+		commits(r, i)
 		r.resultsOrNone(st)
 		r.open(7, "agent/fix-login")
 		n := len(r.srv.GraphQLCosts())
@@ -108,8 +113,15 @@ func judged(d breaker.Decision) string {
 	for _, p := range d.Pushes {
 		ps = append(ps, fmt.Sprintf("%s:%v/%v/%v%v", breaker.ShortSHA(p.Head), p.Failed, p.Progress, p.Counted, p.Failing))
 	}
-	return fmt.Sprintf("%s %s total=%d in-a-row=%d earlier=%+v flaky=%v pushes=%s", d.State, d.TripReason, d.TotalFailed,
-		d.FailedInARow, d.Earlier, strings.Contains(strings.Join(d.Notes, " "), "flaky across pushes"), strings.Join(ps, " "))
+	var as []string
+	for _, a := range d.Attempts {
+		as = append(as, fmt.Sprintf("%d:%s:%s/%s", a.Number, a.Test, a.Result, a.Source))
+	}
+	for _, s := range d.Tests {
+		as = append(as, fmt.Sprintf("%s=%d", s.Name, s.FailedAttempts))
+	}
+	return fmt.Sprintf("%s %s total=%d in-a-row=%d earlier=%+v flaky=%v pushes=%s attempts=%s", d.State, d.TripReason, d.TotalFailed,
+		d.FailedInARow, d.Earlier, strings.Contains(strings.Join(d.Notes, " "), "flaky across pushes"), strings.Join(ps, " "), strings.Join(as, " "))
 }
 
 // A push starts from the carry of the line's newest entry and reads the
@@ -154,6 +166,59 @@ func TestFoldRead_DecidesAsTheWholeLine(t *testing.T) {
 		if strings.Contains(o.stdout, "carry folds") || o.Decision.Ledger.Folded != 0 || o.Decision.Ledger.Entries != i {
 			t.Errorf("ledger-read: every-page, push %d: read %d entries and a carry of %d; want every entry (%d), no carry:\n%s",
 				i+1, o.Decision.Ledger.Entries, o.Decision.Ledger.Folded, i, o.stdout)
+		}
+	}
+}
+
+// An agent that declares its attempts is judged from the carry as well:
+// each attempt once its push leaves the window, and the counts it left
+// kept in the carry (issue 29). Every push names the test it fixes, every
+// other push an attempt before its head (a failure, since a later attempt
+// follows it), and three pushes claim a pass of T19, which CI fails at
+// every push. Keyed and unsigned runs decide as the run that reads every
+// page, in one query a push, and the third lie makes T19's count 3 though
+// the first two were folded long before.
+func TestFoldRead_DeclaredAttemptsFromTheCarry(t *testing.T) {
+	t.Parallel()
+	line := foldLine()
+	commits := func(r *rig, i int) {
+		test := fmt.Sprintf("Greenlight-Test: T%02d", max(min(i-1, 16), 0))
+		if i%2 == 0 {
+			r.commit(fmt.Sprintf("Try the cart, take %d", i+1), test)
+		}
+		r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), test)
+		if i == 2 || i == 6 || i == 20 {
+			r.commit("Fix the totals", "Greenlight-Test: T19", "Greenlight-Result: pass")
+		}
+	}
+	whole, _ := pushCommits(t, everyPage, line, commits)
+	for _, setup := range []string{rigKey, unsigned} {
+		outs, qs := pushCommits(t, setup, line, commits)
+		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
+		for i := range line {
+			if a, b := judged(*outs[i].Decision), judged(*whole[i].Decision); a != b {
+				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, a, b)
+			}
+			if i > 0 && qs[i] != 1 {
+				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
+			}
+		}
+		last := outs[len(line)-1]
+		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes") {
+			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
+		}
+		d := last.Decision
+		if d.Earlier.Attempts == 0 || d.Earlier.FailedAttempts == 0 {
+			t.Errorf("%s: the last push counts %+v earlier; want the folded attempts and failures", name, d.Earlier)
+		}
+		t19 := -1
+		for _, s := range d.Tests {
+			if s.Name == "T19" {
+				t19 = s.FailedAttempts
+			}
+		}
+		if t19 != 3 || d.State != breaker.StateOpen || len(d.Misreports) != 1 {
+			t.Errorf("%s: the last push: %s, T19 at %d failed attempts, %d misreports; want OPEN, 3 and the one lie in the window", name, d.State, t19, len(d.Misreports))
 		}
 	}
 }
@@ -205,10 +270,11 @@ func TestFoldRead_EveryPageWhenTheCarryCannotStand(t *testing.T) {
 		last func(r *rig, prev string) outcome // the last push, after two failing ones (prev the first's head)
 		why  string
 	}{
-		"a declared attempt": {func(r *rig, prev string) outcome {
-			r.commit("Fix the login", "Greenlight-Test: TestLogin")
+		"another policy": {func(r *rig, prev string) outcome {
+			r.commit("Fix the login")
 			r.results(fail)
 			r.open(7, "agent/fix-login")
+			r.inputs["policy"] = "bmad"
 			return r.push("agent/fix-login")
 		}, "the decision is not one a carry holds"},
 		"a new test": {func(r *rig, prev string) outcome {
@@ -433,5 +499,32 @@ func TestFoldRead_OnTripOnceAfterTheCarry(t *testing.T) {
 	}
 	if got := r.srv.Labels(7); slices.Contains(got, "breaker: stopped") {
 		t.Errorf("after the reset the label is still on: %v", got)
+	}
+}
+
+// The entry of a push keeps the status of every test its commits declare
+// an attempt on, a pass of one that never failed included: a later run
+// that reads the whole line judges an attempt folded at this push by it,
+// as this run did (issue 29).
+func TestFoldRead_TheEntryKeepsTheDeclaredTests(t *testing.T) {
+	t.Parallel()
+	r := lineRig(t, rigKey, "agent/fix-login")
+	head := r.commit("Test the session", "Greenlight-Test: TestSession")
+	r.results(map[string]string{"TestLogin": "fail", "TestSession": "pass", "TestLogout": "pass"})
+	r.open(7, "agent/fix-login")
+	if o := r.push("agent/fix-login"); o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	e, err := ledger.Decode(r.checkRun(head).Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, lt := range e.Tests {
+		kept = append(kept, lt.FullName()+"="+string(lt.Status))
+	}
+	slices.Sort(kept)
+	if want := []string{"users.TestLogin=fail", "users.TestSession=pass"}; !slices.Equal(kept, want) {
+		t.Errorf("the entry keeps %v; want %v (the failure and the declared test, not every pass)", kept, want)
 	}
 }

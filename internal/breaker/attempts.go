@@ -21,6 +21,13 @@ type tracked struct {
 	findings []ScopeFinding
 	observed TestStatus // CI's status of the test at this commit, "" if not observed
 	ciError  bool       // Error is CI's output, not the agent's account
+	// Where the line of work placed it (placeAttempts): the push that
+	// brought it (an index of evaluator.pushes, -1 none) and the push whose
+	// run judges it. carried: the input's carry holds it (not judged
+	// again); folded: judged and counted before the window, not listed;
+	// counted: after the reset.
+	push, judge              int
+	carried, folded, counted bool
 }
 
 // collect returns every attempt of the branch, oldest first: one per
@@ -111,19 +118,68 @@ func resetPoint(in Input, reset *Push, prior []Push, slice string) (cut int, sha
 		"the pushes observed before the reset stay reset, and every attempt on the branch now counts", slice, ShortSHA(reset.Head))
 }
 
-// splitAtReset numbers the attempts and splits them into prior (at or
-// before the reset commit) and current (after it), each numbered from 1.
-func splitAtReset(atts []tracked, cut int) (prior, current []tracked) {
-	for _, a := range atts {
-		if a.idx <= cut {
-			a.Number = len(prior) + 1
-			prior = append(prior, a)
+// placeAttempts places each attempt on the push that brought it, and says
+// which run judges it (view): the commits at or before the carry's edge
+// are the carry's; a push brought the commits after the newest one the
+// pushes before it brought, up to its own head. The pushes before the
+// newest Window are folded, and so are the attempts they brought. ok is
+// false when the carry's edge is not on the branch while it has
+// attempts: which of them the carry holds is unknown.
+func (e *evaluator) placeAttempts(atts []tracked) (ok bool) {
+	idx := e.commitIndex()
+	_, hi, front, start := pushRanges(e.pushes, idx, e.edge())
+	e.front = front
+	n := len(e.pushes)
+	split := max(0, n-Window)
+	k := 0
+	for i := range atts {
+		a := &atts[i]
+		a.push, a.judge = -1, n-1
+		if a.idx <= start {
+			a.carried = true
 			continue
 		}
-		a.Number = len(current) + 1
-		current = append(current, a)
+		for k < n && (hi[k] < a.idx) {
+			k++
+		}
+		if k < n {
+			a.push, a.judge = k, min(k+Window-1, n-1)
+			a.folded = k < split
+		}
 	}
-	return prior, current
+	return e.edge() == "" || start >= 0 || len(atts) == 0
+}
+
+// splitAtReset numbers the attempts the carry does not hold and splits
+// them into prior (at or before the reset commit cut) and current (after
+// it), each numbered on from the carry's, listing the ones not folded;
+// counted are the current ones, folded included, in order.
+func splitAtReset(atts []tracked, cut int, carry *Carry) (prior, current, counted []tracked) {
+	var np, nc int
+	if carry != nil {
+		np, nc = carry.Attempts.Prior, carry.Attempts.Counted
+	}
+	for i := range atts {
+		a := &atts[i]
+		if a.carried {
+			continue
+		}
+		if a.idx <= cut {
+			np++
+			a.Number = np
+			if !a.folded {
+				prior = append(prior, *a)
+			}
+			continue
+		}
+		nc++
+		a.Number, a.counted = nc, true
+		counted = append(counted, *a)
+		if !a.folded {
+			current = append(current, *a)
+		}
+	}
+	return prior, current, counted
 }
 
 // SameSHA compares two object names, ignoring case; empty never matches.

@@ -58,7 +58,12 @@ type Carry struct {
 	// reset of the slice ("" when none): where its attempts split.
 	Reset  string
 	Failed int    // of them, with results, after the reset, failed
-	Edge   string // the newest folded push's head: its commits end there
+	Last   string // the newest folded push's head
+	// Edge is the newest commit a folded push brought (of the heads of the
+	// folded pushes, the one latest in the branch's history when folded):
+	// the commits at or before it are the carry's, the window's pushes
+	// bring the ones after it. "" when no folded head was on the branch.
+	Edge string
 	// Streak is the failed pushes in a row at the end; ResultsStreak those
 	// of them whose results were missing.
 	Streak, ResultsStreak int
@@ -77,6 +82,43 @@ type Carry struct {
 	Verdicts, Open bool
 	// Tests are the tests that failed at a folded push (the base's aside).
 	Tests map[string]*CarryTest
+	// Attempts is the fold of the declared attempts the folded pushes
+	// brought (the commits up to Edge).
+	Attempts AttemptFold
+}
+
+// AttemptFold is what a carry keeps of the declared attempts of its
+// pushes: each was judged once its push left the window (DESIGN §1, as
+// pushes are), and only the counts it left are kept.
+type AttemptFold struct {
+	Counted, Prior int // attempts folded after the reset, and at or before it
+	// Failed counts the folded attempts after the reset that failed;
+	// PerTest the failed attempts of each test since it last passed (the
+	// ones above 0).
+	Failed  int
+	PerTest map[string]int
+	// Trip is the first trip the attempts made (TripPerTest or
+	// TripSliceCeiling, sticky), Test and Count the test and its count for
+	// a per-test trip.
+	Trip  TripReason
+	Test  string
+	Count int
+}
+
+// tally is the attempts' fold as a starting point.
+func (a AttemptFold) tally() tally {
+	t := tally{perTest: make(map[string]int, len(a.PerTest)), total: a.Failed, reason: a.Trip, test: a.Test, count: a.Count}
+	for n, c := range a.PerTest {
+		t.perTest[n] = c
+	}
+	return t
+}
+
+// clone copies a deeply.
+func (a AttemptFold) clone() AttemptFold {
+	out := a
+	out.PerTest = maps.Clone(a.PerTest)
+	return out
 }
 
 // NewCarry is the fold of no push.
@@ -94,6 +136,7 @@ func (c *Carry) Clone() *Carry {
 		v := *c.Recorded
 		out.Recorded = &v
 	}
+	out.Attempts = c.Attempts.clone()
 	return &out
 }
 
@@ -105,6 +148,9 @@ func (c *Carry) asPrior() *Carry {
 	out.Prior, out.Failed = out.Pushes, 0
 	out.Streak, out.ResultsStreak, out.Extra, out.Floor = 0, 0, 0, 0
 	out.NoProgress, out.NoResults, out.Recorded = false, false, nil
+	a := &out.Attempts
+	a.Prior, a.Counted = a.Prior+a.Counted, 0
+	a.Failed, a.PerTest, a.Trip, a.Test, a.Count = 0, nil, "", "", 0
 	return out
 }
 
@@ -280,7 +326,7 @@ func (c *Carry) step(p Push, s *PushSummary, flip func(string) bool, base map[st
 	if s.Prior {
 		c.Prior++
 	}
-	c.Edge = p.Head
+	c.Last = p.Head
 }
 
 // untested folds a push whose tests did not run. Missing results after

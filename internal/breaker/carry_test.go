@@ -18,9 +18,10 @@ import (
 func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(29))
-	lines, compared, folded, resetFolded, refused := 300, 0, 0, 0, 0
+	lines, compared, folded, resetFolded, refused, attempts := 300, 0, 0, 0, 0, 0
 	for line := 0; line < lines; line++ {
 		l := newRandomLine(rng)
+		l.declare(rng, line%2 == 1)
 		for k := 1; k <= l.n; k++ {
 			whole := Evaluate(l.input(k, nil))
 			if k > 1 && l.carries[k-1] != nil {
@@ -38,11 +39,17 @@ func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 				if l.carries[k-1].Reset != "" {
 					resetFolded++
 				}
+				if l.carries[k-1].Attempts.Counted > 0 {
+					attempts++
+				}
 			}
 			l.record(k, whole)
 		}
 	}
-	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset; %d could not start from it", compared, folded, resetFolded, refused)
+	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset, %d declared attempts; %d could not start from it", compared, folded, resetFolded, attempts, refused)
+	if attempts < lines/2 {
+		t.Errorf("only %d runs started from a carry that folded declared attempts", attempts)
+	}
 	if refused > compared/10 {
 		t.Errorf("%d of %d runs could not start from the carry", refused, compared)
 	}
@@ -127,10 +134,11 @@ func (l *randomLine) input(k int, carry *Carry) Input {
 	if carry != nil {
 		from = carry.Pushes
 	}
+	names := l.names(k)
 	for j := from; j < k-1; j++ {
-		in.Pushes = append(in.Pushes, l.ledgerPush(j, k-1, carry == nil))
+		in.Pushes = append(in.Pushes, l.ledgerPush(j, k-1, carry == nil, names))
 	}
-	run := Push{Head: sha(k), ObservedAt: l.at(k - 1), Source: PushFromRun, Complete: true, Tests: map[string]PushTest{}}
+	run := Push{Head: sha(k), ObservedAt: l.at(k - 1), Source: PushFromRun, Complete: true, Tests: map[string]PushTest{}, Declared: map[string]PushTest{}}
 	obs := Observation{Head: sha(k), Tests: map[string]ObservedTest{}, Failing: map[string]ObservedTest{}}
 	if st := l.status[k-1]; st == nil {
 		run.Infra, run.InfraKind = "the tests did not run", l.infra[k-1]
@@ -141,6 +149,12 @@ func (l *randomLine) input(k int, carry *Carry) Input {
 			obs.Tests[name] = ObservedTest{Name: name, Status: s, Message: "boom " + name}
 			if s.Failed() {
 				obs.Failing[name] = obs.Tests[name]
+			}
+		}
+		for _, name := range names { // as evaluate.declare
+			run.Declared[name] = PushTest{Status: StatusAbsent}
+			if s, ok := st[name]; ok {
+				run.Declared[name] = PushTest{Status: s, Message: "boom " + name}
 			}
 		}
 	}
@@ -164,8 +178,13 @@ func (l *randomLine) at(j int) time.Time {
 // the whole line adds from the entries' filters: a pass, at every push
 // with results from the first that knew it, of each test that fails at
 // some ledger push.
-func (l *randomLine) ledgerPush(j, last int, whole bool) Push {
-	p := Push{Head: l.heads[j], ObservedAt: l.at(j), Source: PushFromLedger, Slice: l.slices[j], Verdict: l.verdicts[j], Tests: map[string]PushTest{}}
+//
+// The entry holds the tests the commits declared when it was written, so
+// the push's Declared has each name the reader's commits declare (names)
+// whose test ran there.
+func (l *randomLine) ledgerPush(j, last int, whole bool, names []string) Push {
+	p := Push{Head: l.heads[j], ObservedAt: l.at(j), Source: PushFromLedger, Slice: l.slices[j], Verdict: l.verdicts[j],
+		Tests: map[string]PushTest{}, Declared: map[string]PushTest{}}
 	if l.resets[j] {
 		p.Reset = &ResetRecord{Author: "maintainer", Text: "/breaker reset S-1"}
 	}
@@ -173,6 +192,11 @@ func (l *randomLine) ledgerPush(j, last int, whole bool) Push {
 	if st == nil {
 		p.Infra, p.InfraKind = "the tests did not run", l.infra[j]
 		return p
+	}
+	for _, name := range names {
+		if s, ok := st[name]; ok {
+			p.Declared[name] = PushTest{Status: s}
+		}
 	}
 	for _, name := range l.tests {
 		s, ok := st[name]
@@ -192,6 +216,42 @@ func (l *randomLine) ledgerPush(j, last int, whole bool) Push {
 		}
 	}
 	return p
+}
+
+// declare gives the line's commits attempt trailers: about half of them
+// name one or two tests, some with a Result the agent made up; lying says
+// every Result is pass.
+func (l *randomLine) declare(rng *rand.Rand, lying bool) {
+	for i := range l.commits {
+		if rng.Intn(2) == 0 {
+			continue
+		}
+		c := &l.commits[i]
+		for n := 1 + rng.Intn(2); n > 0; n-- {
+			c.Trailers = append(c.Trailers, Trailer{Key: "Greenlight-Test", Value: l.tests[rng.Intn(len(l.tests))]})
+		}
+		switch r := rng.Intn(4); {
+		case lying:
+			c.Trailers = append(c.Trailers, Trailer{Key: "Greenlight-Result", Value: "pass"})
+		case r == 0:
+			c.Trailers = append(c.Trailers, Trailer{Key: "Greenlight-Result", Value: []string{"pass", "fail", "infra"}[rng.Intn(3)]})
+		}
+	}
+}
+
+// names are the <prefix>Test names of run k's commits, in order.
+func (l *randomLine) names(k int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range l.commits[:k] {
+		for _, v := range TrailerValues(c.Trailers, "Greenlight-Test") {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // firstFailure is the first push (0-based) where name failed; -1 if none.
@@ -260,6 +320,9 @@ func brief(d Decision) string {
 		}
 	}
 	sort.Strings(flips)
+	if d.Carry != nil {
+		flips = append(flips, fmt.Sprintf("attempts %+v edge %s last %s", d.Carry.Attempts, ShortSHA(d.Carry.Edge), ShortSHA(d.Carry.Last)))
+	}
 	var ps []string
 	for _, p := range d.Pushes {
 		ps = append(ps, fmt.Sprintf("%s failed=%v progress=%v counted=%v failing=%v", ShortSHA(p.Head), p.Failed, p.Progress, p.Counted, p.Failing))

@@ -210,10 +210,15 @@ type Decision struct {
 	Notes  []string
 }
 
-// Earlier counts the observed pushes before Decision.Pushes.
+// Earlier counts the observed pushes before Decision.Pushes, and the
+// attempts they brought.
 type Earlier struct {
 	Pushes int // observed, the ones before the reset included
 	Failed int // of them, with results, after the reset, failed
+	// Attempts are the declared attempts after the reset those pushes
+	// brought: judged when their push left the window, counted, not
+	// listed; FailedAttempts of them failed.
+	Attempts, FailedAttempts int
 }
 
 // Limits are the thresholds the policy applied.

@@ -181,7 +181,7 @@ func (e *evaluator) evidenceTest(d Decision) (test string, others []string, ok b
 // onto the current history (none for a head force-pushed away).
 func (e *evaluator) pushCommits() [][]Commit {
 	split := len(e.pushes) - len(e.window)
-	lo, hi := pushRanges(e.pushes, e.commitIndex(), split, e.edge())
+	lo, hi, _, _ := pushRanges(e.pushes, e.commitIndex(), e.edge())
 	out := make([][]Commit, len(e.window))
 	for i := range e.window {
 		if l, h := lo[split+i], hi[split+i]; l <= h {

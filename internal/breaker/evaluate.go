@@ -13,6 +13,9 @@ type evaluator struct {
 	// window are the newest Window of pushes, the ones the decision
 	// summarises (Decision.Pushes, aligned).
 	window []Push
+	// front[i] is the newest commit (an index of in.Commits) the pushes up
+	// to i brought, -1 none (pushRanges).
+	front []int
 }
 
 // Evaluate folds the branch's commits and this run's observation into the
@@ -43,6 +46,7 @@ func Evaluate(in Input) Decision {
 		}
 	}
 	atts := track(in, e.p, cands, slice)
+	placed := e.placeAttempts(atts)
 	e.resolveOutcomes(atts)
 	lock, info := scopeLock(in.Scope, slice)
 	e.checkScope(atts, lock)
@@ -54,7 +58,11 @@ func Evaluate(in Input) Decision {
 	if note != "" {
 		e.notes = append(e.notes, note)
 	}
-	prior, current := splitAtReset(atts, cut)
+	// A reset after commits the carry's attempts hold: those the carry
+	// counted are counted again from here (a run that reads the whole line
+	// decides).
+	resetInCarry := in.Carry != nil && resetPush != nil && !carryReset && in.Carry.Edge != "" && cut < e.carryStart()
+	prior, current, counted := splitAtReset(atts, cut, e.in.Carry)
 	d := Decision{
 		Policy:        e.p.Name,
 		TrailerPrefix: e.p.TrailerPrefix,
@@ -72,21 +80,29 @@ func Evaluate(in Input) Decision {
 		Prior:         attemptsOf(prior),
 		Attempts:      attemptsOf(current),
 	}
-	t := fold(current, d.Limits)
-	pt := e.foldPushes(atts, current)
+	start := newTally()
+	if e.in.Carry != nil {
+		start = e.in.Carry.Attempts.tally()
+	}
+	keep := max(0, len(e.pushes)-Window+1)
+	t, kept := fold(start, counted, d.Limits, func(a tracked) bool { return a.push >= 0 && a.push < keep })
+	pt := e.foldPushes(atts)
 	e.window = e.pushes[len(e.pushes)-len(pt.summaries):]
 	d.Pushes = pt.summaries
 	d.FailedInARow = pt.Streak
 	d.Earlier = Earlier{Pushes: pt.Pushes - len(pt.summaries), Failed: pt.Failed - windowFailed(pt.summaries)}
+	d.Earlier.Attempts, d.Earlier.FailedAttempts = e.earlierAttempts(counted)
 	d.Carry = pt.next
 	d.Carry.Slice, d.Carry.Others = slice, otherSlices(in, slice)
-	if e.p.Name != DefaultPolicy().Name || len(cands) > 0 || !carryPlaced || carryReset && reobserved(in.Pushes, resetPush.Head) ||
+	e.carryAttempts(d.Carry, kept, atts, keep)
+	if e.p.Name != DefaultPolicy().Name || !placed || resetInCarry || !carryPlaced || carryReset && reobserved(in.Pushes, resetPush.Head) ||
 		len(in.Ledger.Tampered) > 0 || len(in.Ledger.SetAside) > 0 {
-		// A carry holds the greenlight fold of pushes alone: another
-		// policy's state, declared attempts (whose outcomes need the pushes
-		// of their commits), a folded reset whose head the branch no longer
-		// has (placed by the pushes before it) or that a push observed again
-		// (which joins the pushes before it) are read from the whole line.
+		// A carry holds the greenlight fold of pushes and attempts alone:
+		// another policy's state, attempts the carry's edge no longer
+		// places, a reset among the attempts a carry holds, a folded reset
+		// whose head the branch no longer has (placed by the pushes before
+		// it) or that a push observed again (which joins the pushes before
+		// it) are read from the whole line.
 		d.Carry = nil
 	}
 	if n := len(d.Pushes); n > 0 {
@@ -133,7 +149,11 @@ func Evaluate(in Input) Decision {
 	e.verdict(&d, t)
 	d.Tests = summarize(current, t, in.Observation)
 	d.Violations, d.Misreports = findings(current)
-	e.sliceNotes(d, len(atts), len(current))
+	nCurrent := len(counted)
+	if e.in.Carry != nil {
+		nCurrent += e.in.Carry.Attempts.Counted
+	}
+	e.sliceNotes(d, len(atts), nCurrent)
 	if d.Tripped || in.Force {
 		d.Diagnostics = e.diagnose(d, current, t)
 	}
@@ -278,4 +298,66 @@ func headRan(in Input) bool {
 		}
 	}
 	return false
+}
+
+// carryStart is the index of the carry's edge in the commits, -1 when
+// none or not on the branch.
+func (e *evaluator) carryStart() int {
+	edge := e.edge()
+	for i, c := range e.in.Commits {
+		if edge != "" && SameSHA(c.SHA, edge) {
+			return i
+		}
+	}
+	return -1
+}
+
+// earlierAttempts counts the attempts after the reset that were judged
+// and folded before the window (the carry's included), and how many of
+// them failed.
+func (e *evaluator) earlierAttempts(counted []tracked) (n, failed int) {
+	if c := e.in.Carry; c != nil {
+		n, failed = c.Attempts.Counted, c.Attempts.Failed
+	}
+	for _, a := range counted {
+		if a.folded {
+			n++
+			if a.Result == OutcomeFail {
+				failed++
+			}
+		}
+	}
+	return n, failed
+}
+
+// carryAttempts sets what next (the carry this run's entry keeps: the
+// fold of every push but the newest keep... of e.pushes before index
+// keep) holds of the attempts: kept, the tally after the attempts the
+// pushes before keep brought, their numbers, and the newest commit they
+// brought.
+func (e *evaluator) carryAttempts(next *Carry, kept tally, atts []tracked, keep int) {
+	var from AttemptFold
+	if c := e.in.Carry; c != nil {
+		from = c.Attempts
+	}
+	a := kept.attemptFold()
+	a.Counted, a.Prior = from.Counted, from.Prior
+	for _, t := range atts {
+		if t.carried || t.push < 0 || t.push >= keep {
+			continue
+		}
+		if t.counted {
+			a.Counted++
+		} else {
+			a.Prior++
+		}
+	}
+	n := len(e.pushes)
+	next.Attempts = a
+	if keep > 0 {
+		next.Edge = ""
+		if f := e.front[min(keep, n)-1]; f >= 0 {
+			next.Edge = e.in.Commits[f].SHA
+		}
+	}
 }

@@ -5,31 +5,81 @@ import (
 	"strings"
 )
 
-// resolveOutcomes applies the DESIGN §1 priority to every attempt of the
-// slice: CI's observation of the head, the Result trailer, a later attempt
-// on the same test, the test's status in this run.
-func (e *evaluator) resolveOutcomes(atts []tracked) {
-	later := make([]bool, len(atts)) // a later attempt on the same test exists
-	seen := map[string]bool{}
-	for i := len(atts) - 1; i >= 0; i-- {
-		later[i] = seen[atts[i].Test]
-		seen[atts[i].Test] = true
+// view is what the run that judges an attempt knew: the pushes up to
+// push at (an index of evaluator.pushes), that push's observation, and
+// the attempts up to commit known (-1: every one). An attempt is judged by
+// the run of the push Window-1 after the push that brought it, or by this
+// run when that is later (DESIGN §1): once its push leaves the window its
+// outcome is final, and a carry can keep the counts it left.
+type view struct {
+	at    int
+	obs   Observation
+	known int
+}
+
+// viewAt is the view of the run at push j; this run's for the newest
+// push (or none).
+func (e *evaluator) viewAt(j int) view {
+	if j < 0 || j >= len(e.pushes)-1 {
+		return view{at: len(e.pushes) - 1, obs: e.in.Observation, known: -1}
 	}
+	p := e.pushes[j]
+	obs := Observation{Head: p.Head, Infra: p.Infra, InfraKind: p.InfraKind, Tests: make(map[string]ObservedTest, len(p.Declared))}
+	for name, pt := range p.Declared {
+		if pt.Status != StatusAbsent {
+			obs.Tests[name] = ObservedTest{Name: name, Status: pt.Status, Message: pt.Message}
+		}
+	}
+	return view{at: j, obs: obs, known: e.front[j]}
+}
+
+// resolveOutcomes applies the DESIGN §1 priority to every attempt of the
+// slice the carry does not hold, each in the view of the run that judges
+// it: CI's observation of the head, the Result trailer, a later attempt on
+// the same test, the test's status at the judging push.
+func (e *evaluator) resolveOutcomes(atts []tracked) {
+	next := make([]int, len(atts)) // the commit of the next attempt on the same test, -1 none
+	seen := map[string]int{}
+	for i := len(atts) - 1; i >= 0; i-- {
+		n, ok := seen[atts[i].Test]
+		if !ok {
+			n = -1
+		}
+		next[i] = n
+		seen[atts[i].Test] = atts[i].idx
+	}
+	views := map[int]view{}
 	for i := range atts {
-		e.resolve(&atts[i], later[i])
+		a := &atts[i]
+		if a.carried {
+			continue
+		}
+		v, ok := views[a.judge]
+		if !ok {
+			v = e.viewAt(a.judge)
+			views[a.judge] = v
+		}
+		notes := len(e.notes)
+		e.resolve(v, a, next[i] >= 0 && (v.known < 0 || next[i] <= v.known))
+		if a.folded {
+			// Judged and folded before the window: counted, not reported.
+			if e.notes = e.notes[:notes]; notes == 0 {
+				e.notes = nil
+			}
+		}
 	}
 }
 
-// resolve decides the outcome of one attempt.
-func (e *evaluator) resolve(a *tracked, later bool) {
-	obs := e.in.Observation
+// resolve decides the outcome of one attempt in view v.
+func (e *evaluator) resolve(v view, a *tracked, later bool) {
+	obs := v.obs
 	a.Error = a.AgentError
 	if SameSHA(a.SHA, obs.Head) {
-		if e.fromCI(a) {
+		if e.fromCI(v, a) {
 			return
 		}
 	}
-	if p, ok := e.pushAt(a.SHA); ok && e.fromPush(a, p) {
+	if p, ok := e.pushAt(v, a.SHA); ok && e.fromPush(v, a, p) {
 		return
 	}
 	if e.fromTrailer(a) {
@@ -49,8 +99,8 @@ func (e *evaluator) resolve(a *tracked, later bool) {
 
 // fromCI applies CI's observation of the head; false when CI did not
 // observe this test at this commit.
-func (e *evaluator) fromCI(a *tracked) bool {
-	obs := e.in.Observation
+func (e *evaluator) fromCI(v view, a *tracked) bool {
+	obs := v.obs
 	if obs.Infra != "" {
 		untested(a)
 		return true
@@ -60,7 +110,7 @@ func (e *evaluator) fromCI(a *tracked) bool {
 		return false
 	}
 	a.Result, a.Source, a.observed = statusOutcome(t.Status), SourceCI, t.Status
-	if a.Result == OutcomeUnknown && e.failedBefore(obs.Head, a.Test) {
+	if a.Result == OutcomeUnknown && e.failedBefore(v, obs.Head, a.Test) {
 		a.Result = OutcomeFail // skipped now after failing before: not a pass
 	}
 	if a.Result == OutcomeFail {
@@ -78,7 +128,7 @@ func (e *evaluator) fromCI(a *tracked) bool {
 // ledger (or this run's, for a test it no longer carries); false when that
 // push did not observe the test. A test that failed at an earlier push and
 // is now absent or skipped has not passed: the attempt failed.
-func (e *evaluator) fromPush(a *tracked, p Push) bool {
+func (e *evaluator) fromPush(v view, a *tracked, p Push) bool {
 	if p.Infra != "" {
 		untested(a)
 		return true
@@ -95,7 +145,7 @@ func (e *evaluator) fromPush(a *tracked, p Push) bool {
 		}
 	case st.Status == StatusPass:
 		a.Result, a.Source, a.observed = OutcomePass, SourceCI, st.Status
-	case e.failedBefore(p.Head, a.Test):
+	case e.failedBefore(v, p.Head, a.Test):
 		a.Result, a.Source, a.observed = OutcomeFail, SourceCI, st.Status
 		e.notef("attempt %s on %q: the test failed at an earlier push and is %s at this one; a test that vanishes has not passed",
 			ShortSHA(a.SHA), a.Test, st.Status)

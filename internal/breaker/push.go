@@ -221,30 +221,23 @@ func slicePushes(ps []Push, slice string) (prior, current []Push, reset *Push) {
 	return dedupePushes(before), dedupePushes(after), &r
 }
 
-// foldPushes maps each push to the commits it brought onto the current
-// history, then folds the pushes. A push brought the commits after the
-// previous push's head (in history order) up to its own head; a head that
-// is no longer on the branch (force-pushed away) brought none, and is
-// judged by evidence alone. The first push of the window starts after the
-// newest folded push's head (the carry's edge). The first e.prior pushes,
-// observed up to the reset record, are prior.
-func (e *evaluator) foldPushes(all, current []tracked) pushTally {
-	idx := e.commitIndex()
-	split := max(0, len(e.pushes)-Window)
-	lo, hi := pushRanges(e.pushes, idx, split, e.edge())
-	inRange := func(i int, atts []tracked, want func(tracked) bool) bool {
-		for _, a := range atts {
-			if a.idx >= lo[i] && a.idx <= hi[i] && want(a) {
-				return true
-			}
+// foldPushes folds the pushes (foldPushes in carry.go), each with whether
+// its commits declare attempts and whether one of them counted as failed
+// (placeAttempts says which push brought each attempt).
+func (e *evaluator) foldPushes(all []tracked) pushTally {
+	declared := make([]bool, len(e.pushes))
+	failed := make([]bool, len(e.pushes))
+	for _, a := range all {
+		if a.push < 0 || a.carried {
+			continue
 		}
-		return false
+		declared[a.push] = true
+		if a.counted && a.Result == OutcomeFail {
+			failed[a.push] = true
+		}
 	}
-	declared := func(i int) bool { return inRange(i, all, func(tracked) bool { return true }) }
-	failed := func(i int) bool {
-		return inRange(i, current, func(a tracked) bool { return a.Result == OutcomeFail })
-	}
-	return foldPushes(e.in.Carry, e.pushes, e.prior, e.p.NoProgressLimit, declared, failed, e.in.BaseFailing)
+	return foldPushes(e.in.Carry, e.pushes, e.prior, e.p.NoProgressLimit,
+		func(i int) bool { return declared[i] }, func(i int) bool { return failed[i] }, e.in.BaseFailing)
 }
 
 // commitIndex maps each commit's lower-case id to its index in Commits.
@@ -256,7 +249,7 @@ func (e *evaluator) commitIndex() map[string]int {
 	return idx
 }
 
-// edge is the head of the newest push before e.pushes (the carry's), "" when none.
+// edge is the newest commit the carry's pushes brought, "" when none.
 func (e *evaluator) edge() string {
 	if e.in.Carry != nil {
 		return e.in.Carry.Edge
@@ -265,39 +258,33 @@ func (e *evaluator) edge() string {
 }
 
 // pushRanges are, for each push, the indexes of the first and last commit
-// it brought (lo > hi: none): the commits after the newest head before it
-// up to its own head. At push split (the window's first) the newest head
-// before it is the previous push's (edge for the first of all): what a
-// run that folded the pushes before into a carry knows.
-func pushRanges(ps []Push, idx map[string]int, split int, edge string) (lo, hi []int) {
-	lo, hi = make([]int, len(ps)), make([]int, len(ps))
-	last := -1
+// it brought (lo > hi: none): the commits after the newest commit any
+// push before it brought (edge's, for the first) up to its own head. A
+// head that is no longer on the branch (force-pushed away), or that is
+// not after what the pushes before it brought, brings none. front[i] is
+// the newest commit the pushes up to i brought (-1: none), start edge's.
+func pushRanges(ps []Push, idx map[string]int, edge string) (lo, hi, front []int, start int) {
+	lo, hi, front = make([]int, len(ps)), make([]int, len(ps)), make([]int, len(ps))
+	start = -1
 	if h, ok := idx[strings.ToLower(edge)]; ok && edge != "" {
-		last = h
+		start = h
 	}
+	last := start
 	for i, p := range ps {
-		if i == split && i > 0 {
-			last = -1
-			if h, ok := idx[strings.ToLower(ps[i-1].Head)]; ok {
-				last = h
-			}
-		}
-		h, ok := idx[strings.ToLower(p.Head)]
-		if !ok {
-			lo[i], hi[i] = 0, -1
-			continue
-		}
-		lo[i], hi[i] = last+1, h
-		if h > last {
+		lo[i], hi[i] = 0, -1
+		if h, ok := idx[strings.ToLower(p.Head)]; ok && h > last {
+			lo[i], hi[i] = last+1, h
 			last = h
 		}
+		front[i] = last
 	}
-	return lo, hi
+	return lo, hi, front, start
 }
 
-// pushAt returns CI's observation of commit sha, if a push had it as head.
-func (e *evaluator) pushAt(sha string) (Push, bool) {
-	for i := len(e.pushes) - 1; i >= 0; i-- {
+// pushAt returns CI's observation of commit sha, if a push up to v's
+// had it as head.
+func (e *evaluator) pushAt(v view, sha string) (Push, bool) {
+	for i := min(v.at, len(e.pushes)-1); i >= 0; i-- {
 		if SameSHA(e.pushes[i].Head, sha) {
 			return e.pushes[i], true
 		}
@@ -306,9 +293,12 @@ func (e *evaluator) pushAt(sha string) (Push, bool) {
 }
 
 // failedBefore reports whether the test a <prefix>Test name designates
-// failed at a push observed before the push of head.
-func (e *evaluator) failedBefore(head, test string) bool {
-	for _, p := range e.pushes {
+// failed at a push observed before the push of head, among the pushes of
+// the window of the run judging at v (the newest Window up to its push):
+// what a run that starts from a carry has.
+func (e *evaluator) failedBefore(v view, head, test string) bool {
+	for k := max(0, v.at-Window+1); k <= v.at && k < len(e.pushes); k++ {
+		p := e.pushes[k]
 		if SameSHA(p.Head, head) {
 			return false
 		}

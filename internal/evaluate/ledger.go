@@ -428,6 +428,13 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 			e.History[lt.FullName()] = true // its status now is kept, its pass first
 		}
 	}
+	// The tests the commits declare attempts on, passing or not: a later
+	// run that reads the whole line judges an attempt by their status here
+	// as this run does (breaker.view).
+	declared := make(map[string]bool, len(s.input.Observation.Tests))
+	for _, ot := range s.input.Observation.Tests {
+		declared[ot.Name] = true
+	}
 	seen := map[string]bool{}
 	names := make([]string, 0, len(s.report.Tests))
 	all := s.fullNames()
@@ -438,7 +445,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		}
 		seen[full] = true
 		names = append(names, full) // reportNames
-		if !t.Status.Failed() && !e.History[full] {
+		if !t.Status.Failed() && !e.History[full] && !declared[full] {
 			continue
 		}
 		lt := ledger.Test{Suite: t.Suite, Name: t.Name, Status: t.Status}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -65,7 +66,36 @@ type Carry struct {
 	// (Entry.OnTrip): a later run that starts from the carry does not do
 	// it again.
 	OnTrip bool `json:"on_trip,omitempty"`
+	// Edge is the newest commit the folded pushes brought, when it is not
+	// the head of the newest of them (the entry at Seq-After's): a commit
+	// id, or "none" when no folded head was on the branch.
+	Edge string `json:"edge,omitempty"`
+	// Attempts is the fold of the declared attempts those pushes brought;
+	// absent when none.
+	Attempts *CarryAttempts `json:"attempts,omitempty"`
 }
+
+// CarryAttempts is breaker.AttemptFold on the wire.
+type CarryAttempts struct {
+	Counted int                `json:"counted,omitempty"`
+	Prior   int                `json:"prior,omitempty"`
+	Failed  int                `json:"failed,omitempty"`
+	PerTest map[string]int     `json:"per_test,omitempty"`
+	Trip    breaker.TripReason `json:"trip,omitempty"`
+	Test    string             `json:"test,omitempty"`
+	Count   int                `json:"count,omitempty"`
+}
+
+// noEdge is Carry.Edge when no folded head was on the branch.
+const noEdge = "none"
+
+// A carry keeps at most maxCarriedNames <prefix>Test names, each at most
+// maxCarriedName bytes: the agent writes them. A fold that holds more
+// keeps no carry, and the next run reads the whole line.
+const (
+	maxCarriedNames = 32
+	maxCarriedName  = 512
+)
 
 // The flags of a carried test: one character of flagChars, its value the
 // bits below plus the flip state times 8.
@@ -158,6 +188,10 @@ func (e *Entry) setCarry() {
 		flags[i] = flagChars[v]
 	}
 	b := c.Carry
+	attempts, ok := wireAttempts(b.Attempts)
+	if !ok {
+		return
+	}
 	after, limit := c.After, c.Limit
 	if after == breaker.Window-1 {
 		after = 0
@@ -168,7 +202,14 @@ func (e *Entry) setCarry() {
 	w := &Carry{Others: b.Others, After: after, Pushes: b.Pushes, Prior: b.Prior, Reset: resetPrefix(b.Reset), Failed: b.Failed,
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip}
+		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge}
+	switch {
+	case w.Edge != "":
+	case b.Edge == "" && b.Last != "":
+		w.Edge = noEdge
+	case b.Edge != b.Last:
+		w.Edge = b.Edge
+	}
 	if b.Recorded != nil {
 		w.Recorded = b.Recorded.TripReason
 	}
@@ -177,6 +218,24 @@ func (e *Entry) setCarry() {
 		w.Open = &open
 	}
 	e.Carry = w
+}
+
+// wireAttempts is a as an entry keeps it (nil for no attempt); ok false
+// when it names more than a carry keeps.
+func wireAttempts(a breaker.AttemptFold) (*CarryAttempts, bool) {
+	if len(a.PerTest) > maxCarriedNames || len(a.Test) > maxCarriedName {
+		return nil, false
+	}
+	for n := range a.PerTest {
+		if len(n) > maxCarriedName {
+			return nil, false
+		}
+	}
+	w := &CarryAttempts{Counted: a.Counted, Prior: a.Prior, Failed: a.Failed, PerTest: a.PerTest, Trip: a.Trip, Test: a.Test, Count: a.Count}
+	if w.Counted == 0 && w.Prior == 0 && w.Failed == 0 && len(w.PerTest) == 0 && w.Trip == "" {
+		return nil, true
+	}
+	return w, true
 }
 
 // NewestEntries is After: how many of the line's newest entries the carry
@@ -214,6 +273,9 @@ type FoldHint struct {
 	Base   string // Digest of the base's failing tests
 	Read   int64  // the newest check run id among the entries read
 	OnTrip bool   // Carry.OnTrip
+	// Edge is Carry.Edge as a decoded entry has it, written again as it
+	// is ("" for a new entry: from Carry).
+	Edge string
 }
 
 // Fold is the entry's carry as the engine takes it, with the tests named
@@ -226,7 +288,17 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 		return nil
 	}
 	c := breaker.NewCarry()
-	c.Slice, c.Others, c.Pushes, c.Prior, c.Reset, c.Failed, c.Edge = e.Slice, w.Others, w.Pushes, w.Prior, w.Reset, w.Failed, edge
+	c.Slice, c.Others, c.Pushes, c.Prior, c.Reset, c.Failed, c.Last, c.Edge = e.Slice, w.Others, w.Pushes, w.Prior, w.Reset, w.Failed, edge, edge
+	switch w.Edge {
+	case "":
+	case noEdge:
+		c.Edge = ""
+	default:
+		c.Edge = w.Edge
+	}
+	if a := w.Attempts; a != nil {
+		c.Attempts = breaker.AttemptFold{Counted: a.Counted, Prior: a.Prior, Failed: a.Failed, PerTest: maps.Clone(a.PerTest), Trip: a.Trip, Test: a.Test, Count: a.Count}
+	}
 	c.Streak, c.ResultsStreak, c.Extra, c.NoProgress, c.NoResults, c.HadResults = w.Streak, w.ResultsStreak, w.Extra, w.NoProgress, w.NoResults, w.MinFailing >= 0
 	c.MinFailing, c.Floor = w.MinFailing, w.Floor
 	if w.Recorded != "" {
@@ -317,8 +389,50 @@ func (e Entry) checkCarry() error {
 	if w.Read < 0 {
 		return fmt.Errorf("the carry's read %d is not a check run id", w.Read)
 	}
+	if w.Edge != "" && w.Edge != noEdge && !validSHA(w.Edge) {
+		return fmt.Errorf("the carry's edge %q is not a commit id or %q", w.Edge, noEdge)
+	}
+	if err := w.Attempts.check(); err != nil {
+		return err
+	}
 	if w.Prior > w.Pushes || w.Failed > w.Pushes {
 		return errors.New("the carry counts more prior or failed pushes than it folded")
+	}
+	return nil
+}
+
+// check validates the attempts of a carry.
+func (a *CarryAttempts) check() error {
+	if a == nil {
+		return nil
+	}
+	for _, n := range []int{a.Counted, a.Prior, a.Failed, a.Count} {
+		if n < 0 || n > MaxCarryCount {
+			return fmt.Errorf("a carry's attempt count %d is outside 0..%d", n, MaxCarryCount)
+		}
+	}
+	if len(a.PerTest) > maxCarriedNames {
+		return fmt.Errorf("the carry's per_test names %d tests, more than %d", len(a.PerTest), maxCarriedNames)
+	}
+	for n, c := range a.PerTest {
+		if n == "" || len(n) > maxCarriedName || c < 1 || c > a.Failed {
+			return fmt.Errorf("the carry's per_test count %d of %.40q is outside 1..failed (%d) or its name is empty or longer than %d bytes", c, n, a.Failed, maxCarriedName)
+		}
+	}
+	if a.Failed > a.Counted {
+		return errors.New("the carry counts more failed attempts than it folded")
+	}
+	switch a.Trip {
+	case breaker.TripNone, breaker.TripSliceCeiling:
+		if a.Test != "" || a.Count != 0 {
+			return fmt.Errorf("the carry's attempt trip %q names a test", a.Trip)
+		}
+	case breaker.TripPerTest:
+		if a.Test == "" || len(a.Test) > maxCarriedName || a.Count < 1 {
+			return errors.New("the carry's per_test attempt trip names no test or no count")
+		}
+	default:
+		return fmt.Errorf("the carry's attempt trip %q is not per_test or slice_ceiling", a.Trip)
 	}
 	return nil
 }

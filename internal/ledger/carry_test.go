@@ -20,6 +20,9 @@ func carried() Entry {
 	c := breaker.NewCarry()
 	c.Slice, c.Pushes, c.Failed, c.Edge, c.Streak, c.Extra, c.NoProgress, c.HadResults, c.MinFailing, c.Floor =
 		"S-3", 40, 39, strings.Repeat("cd", 20), 39, 39, true, true, 1, 39
+	c.Last = c.Edge
+	c.Attempts = breaker.AttemptFold{Counted: 9, Prior: 4, Failed: 6, PerTest: map[string]int{"TestLogin": 2, "TestCart/empty": 1},
+		Trip: breaker.TripPerTest, Test: "TestLogin", Count: 3}
 	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress}
 	c.Verdicts, c.Open = true, true
 	c.Prior, c.Reset = 12, strings.Repeat("ef", 20)
@@ -68,12 +71,64 @@ func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
 		"flags":  func(e *Entry) { c := *e.Carry; c.Tests = strings.Repeat("-", len(c.Tests)); e.Carry = &c },
 		"first":  func(e *Entry) { e.PassedBefore = nil },
 		"names":  func(e *Entry) { e.Names = "" },
+		"attempts": func(e *Entry) {
+			c, a := *e.Carry, *e.Carry.Attempts
+			a.PerTest = map[string]int{"TestLogin": 1, "TestCart/empty": 1}
+			c.Attempts = &a
+			e.Carry = &c
+		},
+		"edge": func(e *Entry) { c := *e.Carry; c.Edge = strings.Repeat("ab", 20); e.Carry = &c },
 	} {
 		e := signed
 		edit(&e)
 		if Verify(e, key) {
 			t.Errorf("%s: an entry whose carry was edited verifies", name)
 		}
+	}
+}
+
+// The newest commit a carry's pushes brought is kept only when it is not
+// the head of the newest of them, which its reader knows: another commit
+// as it is, none as "none".
+func TestCarry_EdgeKeptWhenNotTheNewestHead(t *testing.T) {
+	t.Parallel()
+	newest := strings.Repeat("cd", 20)
+	for _, edge := range []string{newest, strings.Repeat("ab", 20), ""} {
+		in := carried()
+		in.FoldCarry.Carry.Edge = edge
+		text, _ := Encode(in, key)
+		got, err := Decode(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fold := got.Fold(newest); fold.Edge != edge || fold.Last != newest {
+			t.Errorf("edge %q read back as %q (last %q)", edge, fold.Edge, fold.Last)
+		}
+		if kept := strings.Contains(text, `"edge"`); kept != (edge != newest) {
+			t.Errorf("edge %q: kept in the entry %v", edge, kept)
+		}
+		again, _ := Encode(got, key)
+		if back, err := Decode(again); err != nil || back.Fold(newest).Edge != edge {
+			t.Errorf("edge %q: written again, it changed (%v)", edge, err)
+		}
+	}
+}
+
+// A fold whose attempts name more tests than a carry keeps leaves no carry.
+func TestCarry_NoneWhenAttemptsNameTooManyTests(t *testing.T) {
+	t.Parallel()
+	e := carried()
+	a := &e.FoldCarry.Carry.Attempts
+	for i := range maxCarriedNames + 1 {
+		a.PerTest[fmt.Sprintf("Test%d", i)] = 1
+	}
+	if _, written := Encode(e, key); written.Carry != nil {
+		t.Errorf("the carry holds %d names", len(a.PerTest))
+	}
+	e = carried()
+	e.FoldCarry.Carry.Attempts.Test = strings.Repeat("x", maxCarriedName+1)
+	if _, written := Encode(e, key); written.Carry != nil {
+		t.Error("the carry holds a name longer than the bound")
 	}
 }
 
@@ -100,6 +155,11 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 		"first pass":  {`"passed_before":[`, `"passed_before":[0,`, "does not fail here"},
 		"first range": {`"passed_before":[`, `"passed_before":[7,`, "not a row"},
 		"min failing": {`"min_failing":1`, `"min_failing":-2`, "min_failing"},
+		"edge":        {`"base"`, `"edge":"HEAD","base"`, "not a commit id"},
+		"per test":    {`"TestLogin":2`, `"TestLogin":0`, "outside 1..failed"},
+		"trip":        {`"trip":"per_test"`, `"trip":"slice"`, "not per_test"},
+		"trip test":   {`"test":"TestLogin"`, `"test":""`, "names no test"},
+		"attempts":    {`"counted":9`, `"counted":2`, "more failed attempts"},
 	} {
 		text := strings.Replace(good, tt.from, tt.to, 1)
 		if text == good {

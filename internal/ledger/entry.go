@@ -341,7 +341,7 @@ const maxEntryBytes = 60000
 // The entry returned is the one written, every test it keeps in Tests.
 func Encode(e Entry, key []byte) (string, Entry) {
 	if e.FoldCarry == nil && e.Carry != nil { // a decoded entry, written again
-		e.FoldCarry = &FoldHint{Carry: e.Fold(""), After: e.Carry.NewestEntries(), Limit: e.Carry.NoProgressLimit(), Base: e.Carry.Base, Read: e.Carry.Read, OnTrip: e.Carry.OnTrip}
+		e.FoldCarry = &FoldHint{Carry: e.Fold(""), After: e.Carry.NewestEntries(), Limit: e.Carry.NoProgressLimit(), Base: e.Carry.Base, Read: e.Carry.Read, OnTrip: e.Carry.OnTrip, Edge: e.Carry.Edge}
 	}
 	if e.KnownBeforeNames == nil && len(e.PassedBefore) > 0 {
 		e.KnownBeforeNames = e.KnownBefore()

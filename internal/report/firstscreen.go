@@ -148,7 +148,7 @@ func declaredBlocks(d breaker.Decision) []block {
 		bs = append(bs,
 			// The output says itself when it is the agent's account, not CI's.
 			actualBlock("**What actually happens**\n\n", g.ActualError),
-			fixed("**Attempts log** (the strategies in the agent's words; each result names its source)\n\n"+attemptLog(g.AttemptLog)),
+			fixed("**Attempts log** (the strategies in the agent's words; each result names its source)\n\n"+earlierAttempts(d)+attemptLog(g.AttemptLog)),
 			fixed(needLine(g)))
 		for _, a := range attemptsFor(d, g.Test) {
 			if a.Error != "" && a.Error != g.ActualError {

@@ -39,7 +39,7 @@ func newReport(d breaker.Decision) Report {
 		PolicyState:         policyState(d),
 		PolicyDetail:        detail,
 		Pushes:              reportPushes(d.Pushes),
-		EarlierPushes:       ReportEarlier{Observed: d.Earlier.Pushes, Failed: d.Earlier.Failed},
+		EarlierPushes:       ReportEarlier{Observed: d.Earlier.Pushes, Failed: d.Earlier.Failed, Attempts: d.Earlier.Attempts, FailedAttempts: d.Earlier.FailedAttempts},
 		Ledger:              reportLedger(d.Ledger),
 		Notes:               nonNil(d.Notes),
 	}

@@ -46,10 +46,16 @@ type Report struct {
 	Notes         []string      `json:"notes"`
 }
 
-// ReportEarlier counts the observed pushes before the report's pushes.
+// ReportEarlier counts the observed pushes before the report's pushes,
+// and the declared attempts they brought.
 type ReportEarlier struct {
 	Observed int `json:"observed"` // the ones before the reset included
 	Failed   int `json:"failed"`   // of them, with results, after the reset, failed
+	// Attempts are the declared attempts after the reset those pushes
+	// brought (judged once, counted, not listed); FailedAttempts of them
+	// failed.
+	Attempts       int `json:"attempts"`
+	FailedAttempts int `json:"failed_attempts"`
 }
 
 // ReportBase is the base the branch was read from.

@@ -49,7 +49,7 @@ func diagnosticBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 	bs := []block{
 		fixed("### What the test expects\n\n" + textOr(g.TestExpectation, "_Not stated._")),
 		codeSection("### What actually happens\n\n", g.ActualError, "_No output was captured for this test._\n"),
-		fixed("### Attempts log\n\n" + attemptLog(g.AttemptLog)),
+		fixed("### Attempts log\n\n" + earlierAttempts(d) + attemptLog(g.AttemptLog)),
 	}
 	for _, a := range attemptsFor(d, g.Test) {
 		if a.Error != "" && a.Error != g.ActualError {
@@ -240,4 +240,16 @@ func recoveryList(rs []breaker.RecoveryOption) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// earlierAttempts says how many attempts the log leaves out: the ones the
+// pushes before the newest were judged for, counted and not listed.
+func earlierAttempts(d breaker.Decision) string {
+	e := d.Earlier
+	if e.Attempts == 0 {
+		return ""
+	}
+	return fmt.Sprintf("_%d earlier %s (%d failed) %s judged when %s left the newest %d pushes: counted, not listed._\n\n",
+		e.Attempts, Plural(e.Attempts, "attempt", "attempts"), e.FailedAttempts, Plural(e.Attempts, "was", "were"),
+		Plural(e.Attempts, "its push", "their pushes"), breaker.Window)
 }

@@ -29,3 +29,22 @@ func TestLogRows_ALongLogShowsItsEnds(t *testing.T) {
 		t.Errorf("a log of 35 rows is shown whole:\n%s", short)
 	}
 }
+
+// The attempts log says how many attempts it leaves out because their
+// pushes were folded before the newest 16: counted, not listed.
+func TestMarkdown_SaysWhatTheAttemptsLogLeavesOut(t *testing.T) {
+	t.Parallel()
+	d := perTestDecision()
+	if md := Markdown(d, Options{}); strings.Contains(md, "earlier attempt") {
+		t.Errorf("a decision with no folded attempt speaks of earlier ones:\n%s", md)
+	}
+	d.Earlier.Attempts, d.Earlier.FailedAttempts = 9, 4
+	want := "_9 earlier attempts (4 failed) were judged when their pushes left the newest 16 pushes: counted, not listed._"
+	if md := Markdown(d, Options{}); !strings.Contains(md, want) {
+		t.Errorf("the comment does not say %q:\n%s", want, md)
+	}
+	d.Earlier.Attempts, d.Earlier.FailedAttempts = 1, 1
+	if md := Markdown(d, Options{}); !strings.Contains(md, "_1 earlier attempt (1 failed) was judged when its push left") {
+		t.Errorf("one folded attempt is not said in the singular:\n%s", md)
+	}
+}
