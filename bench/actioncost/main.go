@@ -62,6 +62,7 @@ type config struct {
 	entries              []int
 	commits, tests, fail int
 	pushed               int // commits the newest push added
+	spacing              int // commits each earlier push added
 	declared             int
 	runs                 int
 	binary               string
@@ -75,6 +76,7 @@ func run() error {
 	flag.StringVar(&sizes, "entries", "10,100,1000", "ledger entries before the run, comma-separated")
 	flag.IntVar(&cfg.commits, "commits", 250, "commits on the agent branch")
 	flag.IntVar(&cfg.pushed, "pushed", 1, "commits the newest push added (the earlier heads end that far behind the head)")
+	flag.IntVar(&cfg.spacing, "spacing", 1, "commits each earlier push added (the earlier heads on the branch are this far apart)")
 	flag.IntVar(&cfg.tests, "tests", 20000, "tests in the suite")
 	flag.IntVar(&cfg.fail, "failing", 20, "failing tests at every push")
 	flag.IntVar(&cfg.runs, "runs", 5, "runs of each size (alternating); the median is reported")
@@ -83,6 +85,9 @@ func run() error {
 	flag.StringVar(&cfg.read, "read", "", "the run's ledger-read input: newest (the default) or every-page")
 	flag.IntVar(&cfg.declared, "declared", 0, "every commit declares an attempt (Greenlight-Test) on one of this many failing tests, in turn, as an agent that follows the protocol does (default: no trailers)")
 	flag.Parse()
+	if cfg.spacing < 1 || cfg.spacing >= cfg.commits {
+		return fmt.Errorf("-spacing %d: want at least 1 and fewer than -commits (%d)", cfg.spacing, cfg.commits)
+	}
 	if cfg.declared < 0 || cfg.declared > cfg.fail {
 		return fmt.Errorf("-declared %d: want 0 (no trailers) up to -failing (%d)", cfg.declared, cfg.fail)
 	}
@@ -322,7 +327,7 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 	heads := make([]string, n)
 	onBranch := map[string]bool{}
 	for i := range heads {
-		if back := n - i; back <= len(branch) {
+		if back := (n-i-1)*cfg.spacing + 1; back <= len(branch) {
 			heads[i] = branch[len(branch)-back]
 			onBranch[heads[i]] = true
 			continue

@@ -3,6 +3,7 @@ package ledger
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -75,26 +76,71 @@ type Carry struct {
 	Attempts *CarryAttempts `json:"attempts,omitempty"`
 }
 
-// CarryAttempts is breaker.AttemptFold on the wire.
+// CarryAttempts is breaker.AttemptFold on the wire, written as a list
+// (MarshalJSON): [counted, prior, failed, per_test, trip, test, count],
+// the trailing ones left out when empty.
 type CarryAttempts struct {
-	Counted int                `json:"counted,omitempty"`
-	Prior   int                `json:"prior,omitempty"`
-	Failed  int                `json:"failed,omitempty"`
-	PerTest map[string]int     `json:"per_test,omitempty"`
-	Trip    breaker.TripReason `json:"trip,omitempty"`
-	Test    string             `json:"test,omitempty"`
-	Count   int                `json:"count,omitempty"`
+	Counted int
+	Prior   int
+	Failed  int
+	PerTest map[string]int
+	Trip    breaker.TripReason
+	Test    string
+	Count   int
+}
+
+// MarshalJSON writes the attempts as a list: the keys of an object would
+// take 50 bytes of an entry's 2 KB.
+func (a CarryAttempts) MarshalJSON() ([]byte, error) {
+	list := []any{a.Counted, a.Prior, a.Failed}
+	if len(a.PerTest) > 0 || a.Trip != "" {
+		perTest := a.PerTest
+		if perTest == nil {
+			perTest = map[string]int{}
+		}
+		list = append(list, perTest)
+	}
+	if a.Trip != "" {
+		list = append(list, a.Trip)
+	}
+	if a.Test != "" || a.Count != 0 {
+		list = append(list, a.Test, a.Count)
+	}
+	return json.Marshal(list)
+}
+
+// UnmarshalJSON reads the list MarshalJSON writes.
+func (a *CarryAttempts) UnmarshalJSON(b []byte) error {
+	const shape = "the carry's attempts are [counted, prior, failed, per_test?, trip?, test?, count?]"
+	var list []json.RawMessage
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("%s: %w", shape, err)
+	}
+	if n := len(list); n < 3 || n == 6 || n > 7 {
+		return fmt.Errorf("%s, not %d values", shape, n)
+	}
+	*a = CarryAttempts{}
+	fields := []any{&a.Counted, &a.Prior, &a.Failed, &a.PerTest, &a.Trip, &a.Test, &a.Count}
+	for i, raw := range list {
+		if err := json.Unmarshal(raw, fields[i]); err != nil {
+			return fmt.Errorf("%s: value %d: %w", shape, i+1, err)
+		}
+	}
+	if len(a.PerTest) == 0 {
+		a.PerTest = nil
+	}
+	return nil
 }
 
 // noEdge is Carry.Edge when no folded head was on the branch.
 const noEdge = "none"
 
-// A carry keeps at most maxCarriedNames <prefix>Test names, each at most
-// maxCarriedName bytes: the agent writes them. A fold that holds more
+// A carry keeps at most maxCarriedNames <prefix>Test names, of at most
+// maxCarriedBytes in all: the agent writes them. A fold that holds more
 // keeps no carry, and the next run reads the whole line.
 const (
 	maxCarriedNames = 32
-	maxCarriedName  = 512
+	maxCarriedBytes = 1024
 )
 
 // The flags of a carried test: one character of flagChars, its value the
@@ -223,13 +269,8 @@ func (e *Entry) setCarry() {
 // wireAttempts is a as an entry keeps it (nil for no attempt); ok false
 // when it names more than a carry keeps.
 func wireAttempts(a breaker.AttemptFold) (*CarryAttempts, bool) {
-	if len(a.PerTest) > maxCarriedNames || len(a.Test) > maxCarriedName {
+	if len(a.PerTest) > maxCarriedNames || carriedBytes(a.PerTest, a.Test) > maxCarriedBytes {
 		return nil, false
-	}
-	for n := range a.PerTest {
-		if len(n) > maxCarriedName {
-			return nil, false
-		}
 	}
 	w := &CarryAttempts{Counted: a.Counted, Prior: a.Prior, Failed: a.Failed, PerTest: a.PerTest, Trip: a.Trip, Test: a.Test, Count: a.Count}
 	if w.Counted == 0 && w.Prior == 0 && w.Failed == 0 && len(w.PerTest) == 0 && w.Trip == "" {
@@ -411,12 +452,12 @@ func (a *CarryAttempts) check() error {
 			return fmt.Errorf("a carry's attempt count %d is outside 0..%d", n, MaxCarryCount)
 		}
 	}
-	if len(a.PerTest) > maxCarriedNames {
-		return fmt.Errorf("the carry's per_test names %d tests, more than %d", len(a.PerTest), maxCarriedNames)
+	if len(a.PerTest) > maxCarriedNames || carriedBytes(a.PerTest, a.Test) > maxCarriedBytes {
+		return fmt.Errorf("the carry's attempts name %d tests in %d bytes, more than %d or %d", len(a.PerTest), carriedBytes(a.PerTest, a.Test), maxCarriedNames, maxCarriedBytes)
 	}
 	for n, c := range a.PerTest {
-		if n == "" || len(n) > maxCarriedName || c < 1 || c > a.Failed {
-			return fmt.Errorf("the carry's per_test count %d of %.40q is outside 1..failed (%d) or its name is empty or longer than %d bytes", c, n, a.Failed, maxCarriedName)
+		if n == "" || c < 1 || c > a.Failed {
+			return fmt.Errorf("the carry's per_test count %d of %.40q is outside 1..failed (%d), or its name is empty", c, n, a.Failed)
 		}
 	}
 	if a.Failed > a.Counted {
@@ -428,11 +469,20 @@ func (a *CarryAttempts) check() error {
 			return fmt.Errorf("the carry's attempt trip %q names a test", a.Trip)
 		}
 	case breaker.TripPerTest:
-		if a.Test == "" || len(a.Test) > maxCarriedName || a.Count < 1 {
+		if a.Test == "" || a.Count < 1 {
 			return errors.New("the carry's per_test attempt trip names no test or no count")
 		}
 	default:
 		return fmt.Errorf("the carry's attempt trip %q is not per_test or slice_ceiling", a.Trip)
 	}
 	return nil
+}
+
+// carriedBytes is the length of the names a carry's attempts keep.
+func carriedBytes(perTest map[string]int, test string) int {
+	n := len(test)
+	for name := range perTest {
+		n += len(name)
+	}
+	return n
 }

@@ -114,7 +114,8 @@ func TestCarry_EdgeKeptWhenNotTheNewestHead(t *testing.T) {
 	}
 }
 
-// A fold whose attempts name more tests than a carry keeps leaves no carry.
+// A fold whose attempts name more tests, or longer names, than a carry
+// keeps leaves no carry.
 func TestCarry_NoneWhenAttemptsNameTooManyTests(t *testing.T) {
 	t.Parallel()
 	e := carried()
@@ -126,9 +127,9 @@ func TestCarry_NoneWhenAttemptsNameTooManyTests(t *testing.T) {
 		t.Errorf("the carry holds %d names", len(a.PerTest))
 	}
 	e = carried()
-	e.FoldCarry.Carry.Attempts.Test = strings.Repeat("x", maxCarriedName+1)
+	e.FoldCarry.Carry.Attempts.PerTest["TestLogin"+strings.Repeat("x", maxCarriedBytes)] = 1
 	if _, written := Encode(e, key); written.Carry != nil {
-		t.Error("the carry holds a name longer than the bound")
+		t.Error("the carry holds names longer than the bound")
 	}
 }
 
@@ -157,9 +158,11 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 		"min failing": {`"min_failing":1`, `"min_failing":-2`, "min_failing"},
 		"edge":        {`"base"`, `"edge":"HEAD","base"`, "not a commit id"},
 		"per test":    {`"TestLogin":2`, `"TestLogin":0`, "outside 1..failed"},
-		"trip":        {`"trip":"per_test"`, `"trip":"slice"`, "not per_test"},
-		"trip test":   {`"test":"TestLogin"`, `"test":""`, "names no test"},
-		"attempts":    {`"counted":9`, `"counted":2`, "more failed attempts"},
+		"trip":        {`},"per_test"`, `},"slice"`, "not per_test"},
+		"trip test":   {`"per_test","TestLogin"`, `"per_test",""`, "names no test"},
+		"attempts":    {`"attempts":[9,`, `"attempts":[2,`, "more failed attempts"},
+		"shape":       {`"attempts":[9,`, `"attempts":[[9],`, "value 1"},
+		"length":      {`,"per_test","TestLogin",3]`, `,"per_test","TestLogin"]`, "not 6 values"},
 	} {
 		text := strings.Replace(good, tt.from, tt.to, 1)
 		if text == good {
