@@ -528,3 +528,59 @@ func TestFoldRead_TheEntryKeepsTheDeclaredTests(t *testing.T) {
 		t.Errorf("the entry keeps %v; want %v (the failure and the declared test, not every pass)", kept, want)
 	}
 }
+
+// Force pushes over a line that declares its attempts: an amended head
+// keeps the carry's edge (the run starts from the carry), a rewrite past
+// it does not (here the whole line is one page, which the run reads).
+// Keyed and unsigned runs decide as every page does.
+func TestFoldRead_DeclaredAttemptsAfterForcePushes(t *testing.T) {
+	t.Parallel()
+	line := foldLine()[:20]
+	var states [3][]string
+	var logs [3][]string
+	for k, setup := range []string{rigKey, unsigned, everyPage} {
+		r := lineRig(t, setup, "agent/fix-login")
+		push := func(st map[string]string) {
+			t.Helper()
+			r.resultsOrNone(st)
+			r.open(7, "agent/fix-login")
+			o := r.push("agent/fix-login")
+			if o.Err != nil || o.Decision == nil {
+				t.Fatalf("%q: %v\n%s", setup, o.Err, o.stdout)
+			}
+			states[k] = append(states[k], judged(*o.Decision))
+			logs[k] = append(logs[k], o.stdout)
+		}
+		for i, st := range line {
+			r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), fmt.Sprintf("Greenlight-Test: T%02d", max(min(i-1, 16), 0)))
+			push(st)
+		}
+		// The agent amends its newest commit and force-pushes.
+		old := r.git("rev-parse", "HEAD")
+		r.git("commit", "-q", "--amend", "-m", "Fix the cart, take 20 again\n\nGreenlight-Test: T16")
+		r.srv.AddForcePush(7, old)
+		push(line[19])
+		// Then it rewrites the branch from 18 commits back.
+		old = r.git("rev-parse", "HEAD")
+		r.git("reset", "-q", "--hard", "HEAD~18")
+		r.commit("Start the cart over", "Greenlight-Test: T01")
+		r.srv.AddForcePush(7, old)
+		push(line[19])
+	}
+	for i := range states[2] {
+		for k, name := range []string{"keyed", "unsigned"} {
+			if states[k][i] != states[2][i] {
+				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, states[k][i], states[2][i])
+			}
+		}
+	}
+	for k, name := range []string{"keyed", "unsigned"} {
+		n := len(logs[k])
+		if amended := logs[k][n-2]; !strings.Contains(amended, "the newest entry's carry folds") || strings.Contains(amended, "read every page") {
+			t.Errorf("%s: the amended push did not start from the carry:\n%s", name, amended)
+		}
+		if rewritten := logs[k][n-1]; strings.Contains(rewritten, "the newest entry's carry folds") {
+			t.Errorf("%s: the push that rewrote the carry's edge away started from the carry:\n%s", name, rewritten)
+		}
+	}
+}

@@ -329,3 +329,26 @@ func brief(d Decision) string {
 	}
 	return fmt.Sprintf("%s %s total=%d streak=%d earlier=%+v slice=%s(%s)\npushes %v\ncarry %+v\nnotes %q", d.State, d.TripReason, d.TotalFailed, d.FailedInARow, d.Earlier, d.Slice, d.SliceSource, ps, flips, d.Notes)
 }
+
+// A carry whose edge the branch no longer has cannot say which of the
+// branch's attempts it holds: the decision keeps no carry (the caller
+// reads the whole line and decides again); without attempts it can.
+func TestCarry_NoneWhenItsEdgeIsGoneAndTheBranchDeclaresAttempts(t *testing.T) {
+	t.Parallel()
+	carry := NewCarry()
+	carry.Slice, carry.Pushes, carry.Edge, carry.Last = "S-1", 20, sha(99), sha(99)
+	carry.Attempts = AttemptFold{Counted: 4, Failed: 2, PerTest: map[string]int{"TestA": 2}}
+	in := Input{Policy: DefaultPolicy(), Branch: "agent/S-1", Carry: carry,
+		Commits:     []Commit{{SHA: sha(1), Parent: sha(0), Subject: "rewritten", Trailers: []Trailer{{Key: "Greenlight-Test", Value: "TestA"}}}},
+		Observation: Observation{Head: sha(1), Tests: map[string]ObservedTest{"TestA": {Name: "TestA", Status: StatusFail}}},
+		Pushes: []Push{{Head: sha(1), Source: PushFromRun, Complete: true, Tests: map[string]PushTest{"TestA": {Status: StatusFail}},
+			Declared: map[string]PushTest{"TestA": {Status: StatusFail}}}}}
+	if d := Evaluate(in); d.Carry != nil {
+		t.Errorf("the decision keeps a carry (%+v) though its edge is gone", d.Carry.Attempts)
+	}
+	in.Commits[0].Trailers = nil
+	in.Pushes[0].Declared = nil
+	if d := Evaluate(in); d.Carry == nil {
+		t.Error("without declared attempts the gone edge refuses the carry")
+	}
+}
