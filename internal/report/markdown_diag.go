@@ -249,7 +249,7 @@ func earlierAttempts(d breaker.Decision) string {
 	if e.Attempts == 0 {
 		return ""
 	}
-	return fmt.Sprintf("_%d earlier %s (%d failed) %s judged when %s left the newest %d pushes: counted, not listed._\n\n",
+	return fmt.Sprintf("_%d earlier %s in the slice (%d failed) %s judged when %s left the newest %d pushes: counted in the figures above, not listed here._\n\n",
 		e.Attempts, Plural(e.Attempts, "attempt", "attempts"), e.FailedAttempts, Plural(e.Attempts, "was", "were"),
 		Plural(e.Attempts, "its push", "their pushes"), breaker.Window)
 }

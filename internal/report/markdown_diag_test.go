@@ -30,8 +30,9 @@ func TestLogRows_ALongLogShowsItsEnds(t *testing.T) {
 	}
 }
 
-// The attempts log says how many attempts it leaves out because their
-// pushes were folded before the newest 16: counted, not listed.
+// The attempts log, and the text report, say how many attempts they leave
+// out because their pushes were folded before the newest 16: counted, not
+// listed.
 func TestMarkdown_SaysWhatTheAttemptsLogLeavesOut(t *testing.T) {
 	t.Parallel()
 	d := perTestDecision()
@@ -39,12 +40,15 @@ func TestMarkdown_SaysWhatTheAttemptsLogLeavesOut(t *testing.T) {
 		t.Errorf("a decision with no folded attempt speaks of earlier ones:\n%s", md)
 	}
 	d.Earlier.Attempts, d.Earlier.FailedAttempts = 9, 4
-	want := "_9 earlier attempts (4 failed) were judged when their pushes left the newest 16 pushes: counted, not listed._"
+	want := "_9 earlier attempts in the slice (4 failed) were judged when their pushes left the newest 16 pushes: counted in the figures above, not listed here._"
 	if md := Markdown(d, Options{}); !strings.Contains(md, want) {
 		t.Errorf("the comment does not say %q:\n%s", want, md)
 	}
+	if txt := Text(d); !strings.Contains(txt, "  and 9 earlier attempts (4 failed) of pushes before the newest 16: counted, not listed\ntotal:") {
+		t.Errorf("the text report does not say it:\n%s", txt)
+	}
 	d.Earlier.Attempts, d.Earlier.FailedAttempts = 1, 1
-	if md := Markdown(d, Options{}); !strings.Contains(md, "_1 earlier attempt (1 failed) was judged when its push left") {
+	if md := Markdown(d, Options{}); !strings.Contains(md, "_1 earlier attempt in the slice (1 failed) was judged when its push left") {
 		t.Errorf("one folded attempt is not said in the singular:\n%s", md)
 	}
 }

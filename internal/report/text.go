@@ -29,6 +29,10 @@ func Text(d breaker.Decision) string {
 	for _, t := range d.Tests {
 		fmt.Fprintf(&b, "  %s: %d/%d failed (%s)\n", SafeLine(t.Name), t.FailedAttempts, d.Limits.PerTest, SafeLine(t.Status))
 	}
+	if e := d.Earlier; e.Attempts > 0 {
+		fmt.Fprintf(&b, "  and %d earlier %s (%d failed) of pushes before the newest %d: counted, not listed\n",
+			e.Attempts, Plural(e.Attempts, "attempt", "attempts"), e.FailedAttempts, breaker.Window)
+	}
 	fmt.Fprintf(&b, "total:   %d/%d failed attempts in the slice\n", d.TotalFailed, d.Limits.Slice)
 	fmt.Fprintf(&b, "checkpoint: %s\n", textCheckpoint(d.Checkpoint))
 	if d.ResetSHA != "" {
