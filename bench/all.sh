@@ -53,16 +53,19 @@ echo
 echo "== breaker action: one run as the ledger grows (bench/actioncost)"
 # Unsigned, then with a ledger key (either way a push starts from the
 # newest entry's carry: docs/ledger.md, the folded state), then unsigned
-# with ledger-read: every-page (the whole ledger at every run).
+# with ledger-read: every-page (the whole ledger at every run), then a
+# line whose commits declare attempts (folded into the carry too).
 key=a-ledger-key-of-the-benchmark-0123
 if [ "$quick" = 1 ]; then
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -key "$key"
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -read every-page
+	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -declared 3 -key "$key"
 else
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -key "$key"
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -read every-page
+	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -declared 3
 fi
 
 echo
