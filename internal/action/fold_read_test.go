@@ -49,12 +49,16 @@ const (
 // pushLine pushes the line's commits to a pull request, one run each, and
 // returns each run's outcome and GraphQL queries.
 func pushLine(t *testing.T, setup string, line []map[string]string) ([]outcome, []int) {
-	return pushCommits(t, setup, line, func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) })
+	return pushCommits(t, setup, line, func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) }, nil)
 }
 
-// pushCommits is pushLine with push i's commits made by commits.
-func pushCommits(t *testing.T, setup string, line []map[string]string, commits func(r *rig, i int)) ([]outcome, []int) {
+// pushCommits is pushLine with push i's commits made by commits, and the
+// Action given inputs as well.
+func pushCommits(t *testing.T, setup string, line []map[string]string, commits func(r *rig, i int), inputs map[string]string) ([]outcome, []int) {
 	r := lineRig(t, setup, "agent/fix-login")
+	for k, v := range inputs {
+		r.inputs[k] = v
+	}
 	var outs []outcome
 	var queries []int
 	for i, st := range line {
@@ -191,9 +195,9 @@ func TestFoldRead_DeclaredAttemptsFromTheCarry(t *testing.T) {
 			r.commit("Fix the totals", "Greenlight-Test: T19", "Greenlight-Result: pass")
 		}
 	}
-	whole, _ := pushCommits(t, everyPage, line, commits)
+	whole, _ := pushCommits(t, everyPage, line, commits, nil)
 	for _, setup := range []string{rigKey, unsigned} {
-		outs, qs := pushCommits(t, setup, line, commits)
+		outs, qs := pushCommits(t, setup, line, commits, nil)
 		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
 		for i := range line {
 			if a, b := judged(*outs[i].Decision), judged(*whole[i].Decision); a != b {
@@ -527,6 +531,53 @@ func TestFoldRead_TheEntryKeepsTheDeclaredTests(t *testing.T) {
 	if want := []string{"users.TestLogin=fail", "users.TestSession=pass"}; !slices.Equal(kept, want) {
 		t.Errorf("the entry keeps %v; want %v (the failure and the declared test, not every pass)", kept, want)
 	}
+}
+
+// Under the bmad policy a push starts from the carry too, which holds its
+// fold of the sessions: keyed and unsigned runs decide as every page does,
+// in one query a push, list the newest 16 pushes' sessions and count the
+// ones before.
+func TestFoldRead_BMADFromTheCarry(t *testing.T) {
+	t.Parallel()
+	line := foldLine()
+	commits := func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) }
+	bmad := map[string]string{"policy": "bmad", "threshold": "4"}
+	whole, _ := pushCommits(t, everyPage, line, commits, bmad)
+	for _, setup := range []string{rigKey, unsigned} {
+		outs, qs := pushCommits(t, setup, line, commits, bmad)
+		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
+		for i := range line {
+			a, b := *outs[i].Decision, *whole[i].Decision
+			if ja, jb := judged(a)+bmadJudged(a), judged(b)+bmadJudged(b); ja != jb {
+				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, ja, jb)
+			}
+			if i > 0 && qs[i] != 1 {
+				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
+			}
+		}
+		last := outs[len(line)-1]
+		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes") {
+			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
+		}
+		st, _ := last.Decision.Detail.(*breaker.BMADState)
+		if st == nil || st.EarlierSessions != 8 || len(st.Sessions) != 15 || st.Status != "TRIGGERED" {
+			t.Errorf("%s: the last push's bmad state %+v; want TRIGGERED, 8 earlier sessions and the 15 of the newest 16 pushes that ran", name, st)
+		}
+	}
+}
+
+// bmadJudged is the part of a bmad decision two reads must agree on.
+func bmadJudged(d breaker.Decision) string {
+	st, ok := d.Detail.(*breaker.BMADState)
+	if !ok {
+		return " (not bmad)"
+	}
+	var ss []string
+	for _, s := range st.Sessions {
+		ss = append(ss, fmt.Sprintf("%s:%v%v", breaker.ShortSHA(s.Head), s.Succeeded, s.NewlyPassing))
+	}
+	return fmt.Sprintf(" bmad=%s %d/%d/%d earlier=%d failing=%v sessions=%s", st.Status, st.Succeeded, st.Failed, st.ConsecutiveFailures,
+		st.EarlierSessions, st.FailingTests, strings.Join(ss, " "))
 }
 
 // Force pushes over a line that declares its attempts: an amended head

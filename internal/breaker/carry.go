@@ -85,6 +85,9 @@ type Carry struct {
 	// Attempts is the fold of the declared attempts the folded pushes
 	// brought (the commits up to Edge).
 	Attempts AttemptFold
+	// BMAD is the bmad policy's fold of the folded sessions; nil under
+	// another policy.
+	BMAD *BMADFold
 }
 
 // AttemptFold is what a carry keeps of the declared attempts of its
@@ -137,6 +140,7 @@ func (c *Carry) Clone() *Carry {
 		out.Recorded = &v
 	}
 	out.Attempts = c.Attempts.clone()
+	out.BMAD = c.BMAD.clone()
 	return &out
 }
 
@@ -151,6 +155,9 @@ func (c *Carry) asPrior() *Carry {
 	a := &out.Attempts
 	a.Prior, a.Counted = a.Prior+a.Counted, 0
 	a.Failed, a.PerTest, a.Trip, a.Test, a.Count = 0, nil, "", "", 0
+	if out.BMAD != nil {
+		out.BMAD = newBMADFold(out.BMAD.Threshold) // the sessions after the reset start again
+	}
 	return out
 }
 
@@ -317,6 +324,9 @@ func (c *Carry) step(p Push, s *PushSummary, flip func(string) bool, base map[st
 		if s.Failed && !s.Prior {
 			c.Failed++
 		}
+	}
+	if c.BMAD != nil && !s.Prior && p.Infra == "" {
+		c.BMAD.session(p)
 	}
 	c.record(p, s.Prior)
 	if p.Reset != nil && p.Slice != "" {

@@ -14,14 +14,18 @@ import (
 // from its start: state, counts, the window's pushes, the diagnostic, the
 // notes, and the carry its own entry keeps. Random lines of work: stuck,
 // flaky and fixed tests, vanished tests, the base's failures, pushes whose
-// tests did not run, and the OPEN verdicts the runs recorded.
+// tests did not run, and the OPEN verdicts the runs recorded; commits that
+// declare attempts (lying ones too); a third of the lines under bmad.
 func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(29))
-	lines, compared, folded, resetFolded, refused, attempts := 300, 0, 0, 0, 0, 0
+	lines, compared, folded, resetFolded, refused, attempts, sessions := 300, 0, 0, 0, 0, 0, 0
 	for line := 0; line < lines; line++ {
 		l := newRandomLine(rng)
 		l.declare(rng, line%2 == 1)
+		if line%3 == 2 {
+			l.policy, l.threshold = PolicyBMAD, 3+rng.Intn(4)
+		}
 		for k := 1; k <= l.n; k++ {
 			whole := Evaluate(l.input(k, nil))
 			if k > 1 && l.carries[k-1] != nil {
@@ -42,13 +46,16 @@ func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 				if l.carries[k-1].Attempts.Counted > 0 {
 					attempts++
 				}
+				if b := l.carries[k-1].BMAD; b != nil && b.Sessions > 0 {
+					sessions++
+				}
 			}
 			l.record(k, whole)
 		}
 	}
-	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset, %d declared attempts; %d could not start from it", compared, folded, resetFolded, attempts, refused)
-	if attempts < lines/2 {
-		t.Errorf("only %d runs started from a carry that folded declared attempts", attempts)
+	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset, %d declared attempts, %d bmad sessions; %d could not start from it", compared, folded, resetFolded, attempts, sessions, refused)
+	if attempts < lines/2 || sessions < lines/6 {
+		t.Errorf("only %d runs started from a carry that folded declared attempts, %d from one that folded bmad's sessions", attempts, sessions)
 	}
 	if refused > compared/10 {
 		t.Errorf("%d of %d runs could not start from the carry", refused, compared)
@@ -61,14 +68,16 @@ func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 // randomLine is one line of work: its pushes' statuses, and what the runs
 // recorded as they went.
 type randomLine struct {
-	n       int
-	tests   []string
-	base    map[string]bool
-	heads   []string                // by push (0-based): a commit of the history, or one force-pushed away
-	status  []map[string]TestStatus // by push (0-based); nil for a push whose tests did not run
-	infra   []string                // the InfraKind of such a push
-	resets  map[int]bool            // pushes (0-based) whose run records a maintainer's reset
-	commits []Commit
+	n         int
+	policy    string // "" for greenlight's
+	threshold int    // bmad's
+	tests     []string
+	base      map[string]bool
+	heads     []string                // by push (0-based): a commit of the history, or one force-pushed away
+	status    []map[string]TestStatus // by push (0-based); nil for a push whose tests did not run
+	infra     []string                // the InfraKind of such a push
+	resets    map[int]bool            // pushes (0-based) whose run records a maintainer's reset
+	commits   []Commit
 	// What the runs recorded: each push's verdict and the carry each run's
 	// entry keeps.
 	verdicts []*Verdict
@@ -130,6 +139,9 @@ func newRandomLine(rng *rand.Rand) *randomLine {
 func (l *randomLine) input(k int, carry *Carry) Input {
 	in := Input{Policy: DefaultPolicy(), Commits: l.commits[:k], Branch: "agent/S-1", Carry: carry,
 		BaseFailing: l.base, BaseObserved: len(l.base) > 0}
+	if l.policy != "" {
+		in.Policy.Name, in.Threshold = l.policy, l.threshold
+	}
 	from := 0
 	if carry != nil {
 		from = carry.Pushes
@@ -163,8 +175,24 @@ func (l *randomLine) input(k int, carry *Carry) Input {
 		in.Slice = "S-1"
 	}
 	in.Observation = obs
+	run.Counts = l.counts(k - 1)
 	in.Pushes = append(in.Pushes, run)
 	return in
+}
+
+// counts are push j's test counts, as its run's results give them.
+func (l *randomLine) counts(j int) PushCounts {
+	var c PushCounts
+	for _, s := range l.status[j] {
+		c.Total++
+		switch {
+		case s == StatusPass:
+			c.Passed++
+		case s.Failed():
+			c.Failed++
+		}
+	}
+	return c
 }
 
 func (l *randomLine) at(j int) time.Time {
@@ -184,7 +212,7 @@ func (l *randomLine) at(j int) time.Time {
 // whose test ran there.
 func (l *randomLine) ledgerPush(j, last int, whole bool, names []string) Push {
 	p := Push{Head: l.heads[j], ObservedAt: l.at(j), Source: PushFromLedger, Slice: l.slices[j], Verdict: l.verdicts[j],
-		Tests: map[string]PushTest{}, Declared: map[string]PushTest{}}
+		Tests: map[string]PushTest{}, Declared: map[string]PushTest{}, Counts: l.counts(j)}
 	if l.resets[j] {
 		p.Reset = &ResetRecord{Author: "maintainer", Text: "/breaker reset S-1"}
 	}

@@ -95,10 +95,11 @@ func Evaluate(in Input) Decision {
 	d.Carry = pt.next
 	d.Carry.Slice, d.Carry.Others = slice, otherSlices(in, slice)
 	e.carryAttempts(d.Carry, kept, atts, keep)
-	if e.p.Name != DefaultPolicy().Name || !placed || resetInCarry || !carryPlaced || carryReset && reobserved(in.Pushes, resetPush.Head) ||
+	if !e.carryHoldsPolicy() || !placed || resetInCarry || !carryPlaced || carryReset && reobserved(in.Pushes, resetPush.Head) ||
 		len(in.Ledger.Tampered) > 0 || len(in.Ledger.SetAside) > 0 {
-		// A carry holds the greenlight fold of pushes and attempts alone:
-		// another policy's state, attempts the carry's edge no longer
+		// A carry holds the greenlight fold of pushes and attempts, and
+		// bmad's of sessions: another policy's state (or bmad's under
+		// another threshold), attempts the carry's edge no longer
 		// places, a reset among the attempts a carry holds, a folded reset
 		// whose head the branch no longer has (placed by the pushes before
 		// it) or that a push observed again (which joins the pushes before

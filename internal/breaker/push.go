@@ -236,8 +236,38 @@ func (e *evaluator) foldPushes(all []tracked) pushTally {
 			failed[a.push] = true
 		}
 	}
-	return foldPushes(e.in.Carry, e.pushes, e.prior, e.p.NoProgressLimit,
+	return foldPushes(e.foldStart(), e.pushes, e.prior, e.p.NoProgressLimit,
 		func(i int) bool { return declared[i] }, func(i int) bool { return failed[i] }, e.in.BaseFailing)
+}
+
+// foldStart is the carry the pushes are folded after: the input's, with
+// the fold of the run's policy where a carry keeps one (bmad's sessions)
+// and no other.
+func (e *evaluator) foldStart() *Carry {
+	c := e.in.Carry
+	switch {
+	case e.p.Name == PolicyBMAD && c == nil:
+		c = NewCarry()
+		c.BMAD = newBMADFold(e.in.Threshold)
+	case e.p.Name != PolicyBMAD && c != nil && c.BMAD != nil:
+		c = c.Clone()
+		c.BMAD = nil
+	}
+	return c
+}
+
+// carryHoldsPolicy says a carry can hold the run's policy's fold: the
+// greenlight rules', and bmad's when the input's carry (if any) folded its
+// sessions with this run's threshold.
+func (e *evaluator) carryHoldsPolicy() bool {
+	switch e.p.Name {
+	case DefaultPolicy().Name:
+		return true
+	case PolicyBMAD:
+		c := e.in.Carry
+		return c == nil || c.BMAD != nil && c.BMAD.Threshold == newBMADFold(e.in.Threshold).Threshold
+	}
+	return false
 }
 
 // commitIndex maps each commit's lower-case id to its index in Commits.

@@ -74,6 +74,49 @@ type Carry struct {
 	// Attempts is the fold of the declared attempts those pushes brought;
 	// absent when none.
 	Attempts *CarryAttempts `json:"attempts,omitempty"`
+	// BMAD is the bmad policy's fold of those pushes' sessions; absent
+	// under another policy.
+	BMAD *CarryBMAD `json:"bmad,omitempty"`
+}
+
+// CarryBMAD is breaker.BMADFold on the wire, written as a list
+// (MarshalJSON): [threshold, sessions, succeeded, failed, consecutive,
+// triggered, prev_failed, prev_total, not_passing], where not_passing has
+// one character a row of the entry's tests: '-' for a test that passed (or
+// is not the newest folded session's), else its status there (bmadStatus).
+type CarryBMAD struct {
+	Threshold, Sessions, Succeeded, Failed, Consecutive int
+	Triggered                                           bool
+	PrevFailed, PrevTotal                               int
+	NotPassing                                          string
+}
+
+// bmadStatus is the character of each status a not_passing row may have.
+var bmadStatus = map[breaker.TestStatus]byte{breaker.StatusFail: 'f', breaker.StatusError: 'e', breaker.StatusSkip: 's', breaker.StatusAbsent: 'a'}
+
+// MarshalJSON writes the fold as a list.
+func (b CarryBMAD) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{b.Threshold, b.Sessions, b.Succeeded, b.Failed, b.Consecutive, b.Triggered, b.PrevFailed, b.PrevTotal, b.NotPassing})
+}
+
+// UnmarshalJSON reads the list MarshalJSON writes.
+func (b *CarryBMAD) UnmarshalJSON(data []byte) error {
+	const shape = "the carry's bmad fold is [threshold, sessions, succeeded, failed, consecutive, triggered, prev_failed, prev_total, not_passing]"
+	var list []json.RawMessage
+	if err := json.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("%s: %w", shape, err)
+	}
+	if len(list) != 9 {
+		return fmt.Errorf("%s, not %d values", shape, len(list))
+	}
+	*b = CarryBMAD{}
+	fields := []any{&b.Threshold, &b.Sessions, &b.Succeeded, &b.Failed, &b.Consecutive, &b.Triggered, &b.PrevFailed, &b.PrevTotal, &b.NotPassing}
+	for i, raw := range list {
+		if err := json.Unmarshal(raw, fields[i]); err != nil {
+			return fmt.Errorf("%s: value %d: %w", shape, i+1, err)
+		}
+	}
+	return nil
 }
 
 // CarryAttempts is breaker.AttemptFold on the wire, written as a list
@@ -238,6 +281,10 @@ func (e *Entry) setCarry() {
 	if !ok {
 		return
 	}
+	bmad, ok := wireBMAD(b.BMAD, row, len(e.Tests))
+	if !ok {
+		return
+	}
 	after, limit := c.After, c.Limit
 	if after == breaker.Window-1 {
 		after = 0
@@ -248,7 +295,7 @@ func (e *Entry) setCarry() {
 	w := &Carry{Others: b.Others, After: after, Pushes: b.Pushes, Prior: b.Prior, Reset: resetPrefix(b.Reset), Failed: b.Failed,
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge}
+		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad}
 	switch {
 	case w.Edge != "":
 	case b.Edge == "" && b.Last != "":
@@ -277,6 +324,27 @@ func wireAttempts(a breaker.AttemptFold) (*CarryAttempts, bool) {
 		return nil, true
 	}
 	return w, true
+}
+
+// wireBMAD is f as an entry keeps it, its not-passing tests by the
+// entry's rows (row: full name → row; n rows); ok false when one is not a
+// row of the entry, or its status has no character.
+func wireBMAD(f *breaker.BMADFold, row map[string]int, n int) (*CarryBMAD, bool) {
+	if f == nil {
+		return nil, true
+	}
+	flags := []byte(strings.Repeat("-", n))
+	for name, st := range f.NotPassing {
+		i, ok := row[name]
+		ch, known := bmadStatus[st]
+		if !ok || !known {
+			return nil, false
+		}
+		flags[i] = ch
+	}
+	return &CarryBMAD{Threshold: f.Threshold, Sessions: f.Sessions, Succeeded: f.Succeeded, Failed: f.Failed,
+		Consecutive: f.ConsecutiveFailures, Triggered: f.Triggered, PrevFailed: f.PrevFailed, PrevTotal: f.PrevTotal,
+		NotPassing: string(flags)}, true
 }
 
 // NewestEntries is After: how many of the line's newest entries the carry
@@ -336,6 +404,19 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 		c.Edge = ""
 	default:
 		c.Edge = w.Edge
+	}
+	if b := w.BMAD; b != nil {
+		f := &breaker.BMADFold{Threshold: b.Threshold, Sessions: b.Sessions, Succeeded: b.Succeeded, Failed: b.Failed,
+			ConsecutiveFailures: b.Consecutive, Triggered: b.Triggered, PrevFailed: b.PrevFailed, PrevTotal: b.PrevTotal}
+		f.NotPassing = map[string]breaker.TestStatus{}
+		for i := 0; i < len(b.NotPassing) && i < len(e.Tests); i++ {
+			for st, ch := range bmadStatus {
+				if b.NotPassing[i] == ch {
+					f.NotPassing[e.Tests[i].FullName()] = st
+				}
+			}
+		}
+		c.BMAD = f
 	}
 	if a := w.Attempts; a != nil {
 		c.Attempts = breaker.AttemptFold{Counted: a.Counted, Prior: a.Prior, Failed: a.Failed, PerTest: maps.Clone(a.PerTest), Trip: a.Trip, Test: a.Test, Count: a.Count}
@@ -436,6 +517,9 @@ func (e Entry) checkCarry() error {
 	if err := w.Attempts.check(); err != nil {
 		return err
 	}
+	if err := w.BMAD.check(len(e.Tests)); err != nil {
+		return err
+	}
 	if w.Prior > w.Pushes || w.Failed > w.Pushes {
 		return errors.New("the carry counts more prior or failed pushes than it folded")
 	}
@@ -485,4 +569,31 @@ func carriedBytes(perTest map[string]int, test string) int {
 		n += len(name)
 	}
 	return n
+}
+
+// check validates the bmad fold of a carry against the entry's n rows.
+func (b *CarryBMAD) check(n int) error {
+	if b == nil {
+		return nil
+	}
+	for _, v := range []int{b.Threshold, b.Sessions, b.Succeeded, b.Failed, b.Consecutive, b.PrevFailed, b.PrevTotal} {
+		if v < 0 || v > MaxCarryCount {
+			return fmt.Errorf("a count %d of the carry's bmad fold is outside 0..%d", v, MaxCarryCount)
+		}
+	}
+	if b.Threshold < breaker.MinThreshold || b.Threshold > breaker.MaxThreshold {
+		return fmt.Errorf("the carry's bmad threshold %d is outside %d..%d", b.Threshold, breaker.MinThreshold, breaker.MaxThreshold)
+	}
+	if b.Succeeded+b.Failed != b.Sessions || b.Consecutive > b.Failed {
+		return fmt.Errorf("the carry's bmad fold counts %d sessions, %d succeeded and %d failed (%d in a row)", b.Sessions, b.Succeeded, b.Failed, b.Consecutive)
+	}
+	if len(b.NotPassing) != n {
+		return fmt.Errorf("the carry's bmad fold flags %d tests, the entry holds %d", len(b.NotPassing), n)
+	}
+	for i := 0; i < len(b.NotPassing); i++ {
+		if c := b.NotPassing[i]; c != '-' && !strings.ContainsRune("fesa", rune(c)) {
+			return fmt.Errorf("the carry's bmad flag %q of test %d is not one of %q", c, i, "-fesa")
+		}
+	}
+	return nil
 }

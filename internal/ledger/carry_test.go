@@ -21,6 +21,8 @@ func carried() Entry {
 	c.Slice, c.Pushes, c.Failed, c.Edge, c.Streak, c.Extra, c.NoProgress, c.HadResults, c.MinFailing, c.Floor =
 		"S-3", 40, 39, strings.Repeat("cd", 20), 39, 39, true, true, 1, 39
 	c.Last = c.Edge
+	c.BMAD = &breaker.BMADFold{Threshold: 5, Sessions: 30, Succeeded: 12, Failed: 18, ConsecutiveFailures: 4,
+		NotPassing: map[string]breaker.TestStatus{"pkg.TestC": breaker.StatusFail}, PrevFailed: 1, PrevTotal: 3}
 	c.Attempts = breaker.AttemptFold{Counted: 9, Prior: 4, Failed: 6, PerTest: map[string]int{"TestLogin": 2, "TestCart/empty": 1},
 		Trip: breaker.TripPerTest, Test: "TestLogin", Count: 3}
 	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress}
@@ -78,6 +80,7 @@ func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
 			e.Carry = &c
 		},
 		"edge": func(e *Entry) { c := *e.Carry; c.Edge = strings.Repeat("ab", 20); e.Carry = &c },
+		"bmad": func(e *Entry) { c, b := *e.Carry, *e.Carry.BMAD; b.Consecutive = 0; c.BMAD = &b; e.Carry = &c },
 	} {
 		e := signed
 		edit(&e)
@@ -134,7 +137,8 @@ func TestCarry_NoneWhenAttemptsNameTooManyTests(t *testing.T) {
 }
 
 // A carried test the entry had to cut leaves no carry (the next run reads
-// the whole line), never a carry that forgets a test.
+// the whole line), never a carry that forgets a test; so does a test the
+// bmad fold compares the next session with.
 func TestCarry_NoneWhenATestIsCut(t *testing.T) {
 	t.Parallel()
 	e := carried()
@@ -142,6 +146,11 @@ func TestCarry_NoneWhenATestIsCut(t *testing.T) {
 	_, written := Encode(e, key)
 	if written.Carry != nil {
 		t.Errorf("the carry holds a test the entry does not: %+v", written.Carry)
+	}
+	e = carried()
+	e.FoldCarry.Carry.BMAD.NotPassing["pkg.Gone"] = breaker.StatusSkip
+	if _, written := Encode(e, key); written.Carry != nil {
+		t.Errorf("the carry's bmad fold holds a test the entry does not: %+v", written.Carry.BMAD)
 	}
 }
 
@@ -162,6 +171,9 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 		"trip test":   {`"per_test","TestLogin"`, `"per_test",""`, "names no test"},
 		"attempts":    {`"attempts":[9,`, `"attempts":[2,`, "more failed attempts"},
 		"shape":       {`"attempts":[9,`, `"attempts":[[9],`, "value 1"},
+		"bmad counts": {`"bmad":[5,30,12,18,`, `"bmad":[5,30,12,17,`, "counts 30 sessions"},
+		"bmad flags":  {`"bmad":[5,30,12,18,4,false,1,3,"`, `"bmad":[5,30,12,18,4,false,1,3,"x`, "flags"},
+		"bmad shape":  {`"bmad":[5,`, `"bmad":[`, "not 8 values"},
 		"length":      {`,"per_test","TestLogin",3]`, `,"per_test","TestLogin"]`, "not 6 values"},
 	} {
 		text := strings.Replace(good, tt.from, tt.to, 1)

@@ -29,7 +29,7 @@ func bmadOf(d breaker.Decision) *breaker.BMADState {
 // bmadLine is the text report's line.
 func bmadLine(d breaker.Decision) string {
 	m := bmadOf(d)
-	return fmt.Sprintf("bmad %s: %d consecutive failed sessions (threshold %d), %d sessions", m.Status, m.ConsecutiveFailures, m.Threshold, len(m.Sessions))
+	return fmt.Sprintf("bmad %s: %d consecutive failed sessions (threshold %d), %d sessions", m.Status, m.ConsecutiveFailures, m.Threshold, m.EarlierSessions+len(m.Sessions))
 }
 
 // bmadSection is seed 003's summary: the banner, statistics, the last 5
@@ -44,7 +44,7 @@ func bmadSection(d breaker.Decision) string {
 			rule, rule, m.ConsecutiveFailures, m.Threshold), "text") + "\n\n")
 	}
 	fmt.Fprintf(&b, "| Status | Sessions | Succeeded | Failed | Consecutive failures | Threshold |\n|---|---|---|---|---|---|\n"+
-		"| %s | %d | %d | %d | %d | %d |\n\n", inline(m.Status), len(m.Sessions), m.Succeeded, m.Failed, m.ConsecutiveFailures, m.Threshold)
+		"| %s | %d | %d | %d | %d | %d |\n\n", inline(m.Status), m.EarlierSessions+len(m.Sessions), m.Succeeded, m.Failed, m.ConsecutiveFailures, m.Threshold)
 	if len(m.Sessions) > 0 {
 		b.WriteString("Last sessions:\n\n| Head | Observed | Result | Passing | Failing | Newly passing |\n|---|---|---|---|---|---|\n")
 		for _, s := range lastN(m.Sessions, 5) {
@@ -78,6 +78,9 @@ type ReportBMAD struct {
 	Failed              int                 `json:"failed"`
 	FailingTests        []string            `json:"failing_tests"`
 	Sessions            []ReportBMADSession `json:"sessions"`
+	// EarlierSessions are the sessions since the reset before Sessions
+	// (the newest 16 pushes' ones): counted, not listed.
+	EarlierSessions int `json:"earlier_sessions"`
 }
 
 // ReportBMADSession is one session (an observed push).
@@ -95,7 +98,7 @@ func reportBMAD(b *breaker.BMADState) *ReportBMAD {
 		return nil
 	}
 	out := &ReportBMAD{Status: b.Status, ConsecutiveFailures: b.ConsecutiveFailures, Threshold: b.Threshold,
-		Succeeded: b.Succeeded, Failed: b.Failed, FailingTests: nonNil(b.FailingTests), Sessions: []ReportBMADSession{}}
+		Succeeded: b.Succeeded, Failed: b.Failed, FailingTests: nonNil(b.FailingTests), Sessions: []ReportBMADSession{}, EarlierSessions: b.EarlierSessions}
 	for _, s := range b.Sessions {
 		out.Sessions = append(out.Sessions, ReportBMADSession{Head: s.Head, ObservedAt: rfc3339(s.ObservedAt), Succeeded: s.Succeeded,
 			NewlyPassing: nonNil(s.NewlyPassing), Passing: s.Passing, Failing: s.Failing})
