@@ -64,6 +64,7 @@ type config struct {
 	pushed               int // commits the newest push added
 	spacing              int // commits each earlier push added
 	declared             int
+	policy               string
 	runs                 int
 	binary               string
 	key                  string // the ledger-key input; "" for none
@@ -83,10 +84,16 @@ func run() error {
 	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: built from this tree as released: CGO_ENABLED=0, -trimpath, stripped)")
 	flag.StringVar(&cfg.key, "key", "", "a ledger key: the entries are signed with it and the run is given it (default: none)")
 	flag.StringVar(&cfg.read, "read", "", "the run's ledger-read input: newest (the default) or every-page")
+	flag.StringVar(&cfg.policy, "policy", "", "the run's policy input (greenlight, bmad, prp, liza; default greenlight), its entries written under it")
 	flag.IntVar(&cfg.declared, "declared", 0, "every commit declares an attempt (Greenlight-Test) on one of this many failing tests, in turn, as an agent that follows the protocol does (default: no trailers)")
 	flag.Parse()
 	if cfg.spacing < 1 || cfg.spacing >= cfg.commits {
 		return fmt.Errorf("-spacing %d: want at least 1 and fewer than -commits (%d)", cfg.spacing, cfg.commits)
+	}
+	if cfg.policy != "" {
+		if err := breaker.CheckPolicy(cfg.policy); err != nil {
+			return fmt.Errorf("-policy: %w", err)
+		}
 	}
 	if cfg.declared < 0 || cfg.declared > cfg.fail {
 		return fmt.Errorf("-declared %d: want 0 (no trailers) up to -failing (%d)", cfg.declared, cfg.fail)
@@ -125,6 +132,9 @@ func run() error {
 	}
 	if cfg.declared > 0 {
 		signed += fmt.Sprintf(", every commit declaring an attempt on one of %d failing tests", cfg.declared)
+	}
+	if cfg.policy != "" {
+		signed += ", policy " + cfg.policy
 	}
 	fmt.Printf("%d commits, %d tests (%d failing), %s, %d runs a size, alternating\n", cfg.commits, cfg.tests, cfg.fail, signed, cfg.runs)
 	cases := make([]*benchCase, len(cfg.entries))
@@ -218,6 +228,7 @@ type benchCase struct {
 	entries                  int
 	key                      []byte // signs the entries; nil for none
 	read                     string // the ledger-read input; "" for the default
+	policy                   string // the policy input; "" for the default
 	dir, head, eventPath     string
 	t                        *tb
 	srv                      *ghfake.Server
@@ -301,7 +312,7 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 		return nil, err
 	}
 
-	c := &benchCase{entries: n, dir: dir, t: &tb{}, read: cfg.read}
+	c := &benchCase{entries: n, dir: dir, t: &tb{}, read: cfg.read, policy: cfg.policy}
 	if cfg.key != "" {
 		c.key = []byte(cfg.key)
 	}
@@ -376,9 +387,11 @@ func newCase(dir string, cfg config, n int) (*benchCase, error) {
 // run folded.
 func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	snap, err := evaluate.Load(context.Background(), evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main", Branch: "agent/S-1",
+	opts := evaluate.Options{RepoDir: c.dir, Head: c.head, Base: "main", Branch: "agent/S-1",
 		Results: []string{"junit.xml"}, Ledger: evaluate.Ledger{Source: "check-runs"},
-		Run: evaluate.Run{ObservedAt: start, RunID: 1000, Event: "push", PR: 7, Branch: "agent/S-1"}})
+		Run: evaluate.Run{ObservedAt: start, RunID: 1000, Event: "push", PR: 7, Branch: "agent/S-1"}}
+	opts.Policy.Name = c.policy
+	snap, err := evaluate.Load(context.Background(), opts)
 	if err != nil {
 		return err
 	}
@@ -455,6 +468,9 @@ func (c *benchCase) once(binary string) error {
 	}
 	if c.read != "" {
 		cmd.Env = append(cmd.Env, "INPUT_LEDGER-READ="+c.read)
+	}
+	if c.policy != "" {
+		cmd.Env = append(cmd.Env, "INPUT_POLICY="+c.policy)
 	}
 	if g := os.Getenv("ACTIONCOST_PROCS"); g != "" {
 		cmd.Env = append(cmd.Env, "GOMAXPROCS="+g)

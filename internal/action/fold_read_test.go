@@ -566,6 +566,57 @@ func TestFoldRead_BMADFromTheCarry(t *testing.T) {
 	}
 }
 
+// Under the prp policy a push starts from the carry too, which holds its
+// fold of the iterations under the phase: keyed and unsigned runs decide as
+// every page does, in one query a push; a new phase reads the whole line.
+func TestFoldRead_PRPFromTheCarry(t *testing.T) {
+	t.Parallel()
+	line := foldLine()
+	commits := func(r *rig, i int) {
+		if i == len(line)-1 {
+			r.commit("Refactor the cart", "PRP-Phase: REFACTOR")
+			return
+		}
+		r.commit(fmt.Sprintf("Fix the cart, take %d", i+1))
+	}
+	prp := map[string]string{"policy": "prp"}
+	whole, _ := pushCommits(t, everyPage, line, commits, prp)
+	for _, setup := range []string{rigKey, unsigned} {
+		outs, qs := pushCommits(t, setup, line, commits, prp)
+		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
+		for i := range line {
+			a, b := *outs[i].Decision, *whole[i].Decision
+			if ja, jb := judged(a)+prpJudged(a), judged(b)+prpJudged(b); ja != jb {
+				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, ja, jb)
+			}
+			if i > 0 && i < len(line)-1 && qs[i] != 1 {
+				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
+			}
+		}
+		if o := outs[len(line)-2]; !strings.Contains(o.stdout, "the newest entry's carry folds 7 pushes") {
+			t.Errorf("%s: the push before the last did not start from a carry of 7 pushes:\n%s", name, o.stdout)
+		}
+		if o := outs[len(line)-1]; strings.Contains(o.stdout, "the newest entry's carry folds") && !strings.Contains(o.stdout, "read every page") {
+			t.Errorf("%s: the push in a new phase started from a carry folded in the old one:\n%s", name, o.stdout)
+		}
+	}
+}
+
+// prpJudged is the part of a prp decision two reads must agree on.
+func prpJudged(d breaker.Decision) string {
+	st, ok := d.Detail.(*breaker.PRPState)
+	if !ok {
+		return " (not prp)"
+	}
+	var hs []string
+	for _, h := range st.History {
+		hs = append(hs, h.Event+":"+h.ToState+":"+h.Reason)
+	}
+	return fmt.Sprintf(" prp=%s/%s iterations=%d no-progress=%d same-error=%d hash=%s passing=%d/%d changed=%v opened=%v %q error=%q history=%s",
+		st.Phase, st.State, st.Iterations, st.NoProgressCount, st.SameErrorCount, st.LastErrorHash, st.TestsPassing, st.TestsTotal,
+		st.PassingChanged, st.OpenedAt, st.OpenReason, st.LastError, strings.Join(hs, " "))
+}
+
 // bmadJudged is the part of a bmad decision two reads must agree on.
 func bmadJudged(d breaker.Decision) string {
 	st, ok := d.Detail.(*breaker.BMADState)

@@ -85,9 +85,10 @@ type Carry struct {
 	// Attempts is the fold of the declared attempts the folded pushes
 	// brought (the commits up to Edge).
 	Attempts AttemptFold
-	// BMAD is the bmad policy's fold of the folded sessions; nil under
-	// another policy.
+	// BMAD is the bmad policy's fold of the folded sessions, PRP the prp
+	// policy's of the folded iterations; nil under another policy.
 	BMAD *BMADFold
+	PRP  *PRPFold
 }
 
 // AttemptFold is what a carry keeps of the declared attempts of its
@@ -141,6 +142,7 @@ func (c *Carry) Clone() *Carry {
 	}
 	out.Attempts = c.Attempts.clone()
 	out.BMAD = c.BMAD.clone()
+	out.PRP = c.PRP.clone()
 	return &out
 }
 
@@ -157,6 +159,9 @@ func (c *Carry) asPrior() *Carry {
 	a.Failed, a.PerTest, a.Trip, a.Test, a.Count = 0, nil, "", "", 0
 	if out.BMAD != nil {
 		out.BMAD = newBMADFold(out.BMAD.Threshold) // the sessions after the reset start again
+	}
+	if out.PRP != nil {
+		out.PRP = newPRPFold(out.PRP.Phase) // and the iterations
 	}
 	return out
 }
@@ -325,8 +330,13 @@ func (c *Carry) step(p Push, s *PushSummary, flip func(string) bool, base map[st
 			c.Failed++
 		}
 	}
-	if c.BMAD != nil && !s.Prior && p.Infra == "" {
-		c.BMAD.session(p)
+	if !s.Prior && p.Infra == "" {
+		if c.BMAD != nil {
+			c.BMAD.session(p)
+		}
+		if c.PRP != nil {
+			c.PRP.iterate(p, nil)
+		}
 	}
 	c.record(p, s.Prior)
 	if p.Reset != nil && p.Slice != "" {

@@ -15,16 +15,20 @@ import (
 // notes, and the carry its own entry keeps. Random lines of work: stuck,
 // flaky and fixed tests, vanished tests, the base's failures, pushes whose
 // tests did not run, and the OPEN verdicts the runs recorded; commits that
-// declare attempts (lying ones too); a third of the lines under bmad.
+// declare attempts (lying ones too); a quarter of the lines under bmad,
+// a quarter under prp.
 func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(29))
-	lines, compared, folded, resetFolded, refused, attempts, sessions := 300, 0, 0, 0, 0, 0, 0
+	lines, compared, folded, resetFolded, refused, attempts, sessions, iterations := 300, 0, 0, 0, 0, 0, 0, 0
 	for line := 0; line < lines; line++ {
 		l := newRandomLine(rng)
 		l.declare(rng, line%2 == 1)
-		if line%3 == 2 {
+		switch line % 4 {
+		case 2:
 			l.policy, l.threshold = PolicyBMAD, 3+rng.Intn(4)
+		case 3:
+			l.policy, l.phase = PolicyPRP, []string{"RED", "GREEN", "REFACTOR", "DOCUMENT"}[rng.Intn(4)]
 		}
 		for k := 1; k <= l.n; k++ {
 			whole := Evaluate(l.input(k, nil))
@@ -49,13 +53,17 @@ func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 				if b := l.carries[k-1].BMAD; b != nil && b.Sessions > 0 {
 					sessions++
 				}
+				if p := l.carries[k-1].PRP; p != nil && p.Iterations > 0 {
+					iterations++
+				}
 			}
 			l.record(k, whole)
 		}
 	}
-	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset, %d declared attempts, %d bmad sessions; %d could not start from it", compared, folded, resetFolded, attempts, sessions, refused)
-	if attempts < lines/2 || sessions < lines/6 {
-		t.Errorf("only %d runs started from a carry that folded declared attempts, %d from one that folded bmad's sessions", attempts, sessions)
+	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset, %d declared attempts, %d bmad sessions, %d prp iterations; %d could not start from it",
+		compared, folded, resetFolded, attempts, sessions, iterations, refused)
+	if attempts < lines/2 || sessions < lines/8 || iterations < lines/8 {
+		t.Errorf("only %d runs started from a carry that folded declared attempts, %d from one that folded bmad's sessions, %d prp's iterations", attempts, sessions, iterations)
 	}
 	if refused > compared/10 {
 		t.Errorf("%d of %d runs could not start from the carry", refused, compared)
@@ -71,6 +79,7 @@ type randomLine struct {
 	n         int
 	policy    string // "" for greenlight's
 	threshold int    // bmad's
+	phase     string // prp's
 	tests     []string
 	base      map[string]bool
 	heads     []string                // by push (0-based): a commit of the history, or one force-pushed away
@@ -140,7 +149,7 @@ func (l *randomLine) input(k int, carry *Carry) Input {
 	in := Input{Policy: DefaultPolicy(), Commits: l.commits[:k], Branch: "agent/S-1", Carry: carry,
 		BaseFailing: l.base, BaseObserved: len(l.base) > 0}
 	if l.policy != "" {
-		in.Policy.Name, in.Threshold = l.policy, l.threshold
+		in.Policy.Name, in.Threshold, in.Phase = l.policy, l.threshold, l.phase
 	}
 	from := 0
 	if carry != nil {
@@ -378,5 +387,26 @@ func TestCarry_NoneWhenItsEdgeIsGoneAndTheBranchDeclaresAttempts(t *testing.T) {
 	in.Pushes[0].Declared = nil
 	if d := Evaluate(in); d.Carry == nil {
 		t.Error("without declared attempts the gone edge refuses the carry")
+	}
+}
+
+// A carry folded under greenlight holds no bmad or prp fold: a run under
+// either keeps no carry (the caller reads the whole line), and leaves the
+// carry it was given as it was.
+func TestCarry_NoneUnderAnotherPolicysCarry(t *testing.T) {
+	t.Parallel()
+	for _, policy := range []string{PolicyBMAD, PolicyPRP, PolicyLiza} {
+		c := NewCarry()
+		c.Slice = "S-1"
+		in := Input{Policy: Policy{Name: policy}, Branch: "agent/S-1", Carry: c,
+			Commits:     []Commit{{SHA: sha(1), Parent: sha(0)}},
+			Observation: Observation{Head: sha(1)},
+			Pushes:      []Push{{Head: sha(1), Source: PushFromRun, Complete: true}}}
+		if d := Evaluate(in); d.Carry != nil {
+			t.Errorf("%s: the decision keeps a carry, from a carry folded under greenlight", policy)
+		}
+		if c.BMAD != nil || c.PRP != nil {
+			t.Errorf("%s: the carry given to Evaluate was changed: %+v %+v", policy, c.BMAD, c.PRP)
+		}
 	}
 }

@@ -241,24 +241,35 @@ func (e *evaluator) foldPushes(all []tracked) pushTally {
 }
 
 // foldStart is the carry the pushes are folded after: the input's, with
-// the fold of the run's policy where a carry keeps one (bmad's sessions)
-// and no other.
+// the fold of the run's policy where a carry keeps one (bmad's sessions,
+// prp's iterations) and no other.
 func (e *evaluator) foldStart() *Carry {
-	c := e.in.Carry
-	switch {
-	case e.p.Name == PolicyBMAD && c == nil:
-		c = NewCarry()
+	c := NewCarry()
+	if e.in.Carry != nil {
+		c = e.in.Carry.Clone() // never the input's own: the caller keeps it
+		c.BMAD, c.PRP = nil, nil
+	}
+	switch e.p.Name {
+	case PolicyBMAD:
 		c.BMAD = newBMADFold(e.in.Threshold)
-	case e.p.Name != PolicyBMAD && c != nil && c.BMAD != nil:
-		c = c.Clone()
-		c.BMAD = nil
+		if e.in.Carry != nil && e.in.Carry.BMAD != nil {
+			c.BMAD = e.in.Carry.BMAD.clone()
+		}
+	case PolicyPRP:
+		phase, _ := prpPhaseOf(e.in, nil)
+		c.PRP = newPRPFold(phase)
+		if e.in.Carry != nil && e.in.Carry.PRP != nil {
+			c.PRP = e.in.Carry.PRP.clone()
+		}
 	}
 	return c
 }
 
 // carryHoldsPolicy says a carry can hold the run's policy's fold: the
-// greenlight rules', and bmad's when the input's carry (if any) folded its
-// sessions with this run's threshold.
+// greenlight rules', bmad's when the input's carry (if any) folded its
+// sessions with this run's threshold, prp's when it folded its iterations
+// in this run's phase (the phase judges every iteration: a new one reads
+// the whole line).
 func (e *evaluator) carryHoldsPolicy() bool {
 	switch e.p.Name {
 	case DefaultPolicy().Name:
@@ -266,6 +277,10 @@ func (e *evaluator) carryHoldsPolicy() bool {
 	case PolicyBMAD:
 		c := e.in.Carry
 		return c == nil || c.BMAD != nil && c.BMAD.Threshold == newBMADFold(e.in.Threshold).Threshold
+	case PolicyPRP:
+		c := e.in.Carry
+		phase, _ := prpPhaseOf(e.in, nil)
+		return c == nil || c.PRP != nil && c.PRP.Phase == phase
 	}
 	return false
 }

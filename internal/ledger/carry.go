@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 )
@@ -74,9 +75,114 @@ type Carry struct {
 	// Attempts is the fold of the declared attempts those pushes brought;
 	// absent when none.
 	Attempts *CarryAttempts `json:"attempts,omitempty"`
-	// BMAD is the bmad policy's fold of those pushes' sessions; absent
-	// under another policy.
+	// BMAD is the bmad policy's fold of those pushes' sessions, PRP the
+	// prp policy's of their iterations; absent under another policy.
 	BMAD *CarryBMAD `json:"bmad,omitempty"`
+	PRP  *CarryPRP  `json:"prp,omitempty"`
+}
+
+// CarryPRP is breaker.PRPFold on the wire, written as a list
+// (MarshalJSON): [phase, state, iterations, no_progress, same_error,
+// last_error_hash, prev_total, prev_passed, prev_failed, passing_changed,
+// opened_at, open_reason].
+type CarryPRP struct {
+	Phase                             string
+	State                             breaker.State
+	Iterations, NoProgress, SameError int
+	LastErrorHash                     string
+	PrevTotal, PrevPassed, PrevFailed int
+	PassingChanged                    bool
+	OpenedAt                          string // RFC 3339, "" when not OPEN
+	OpenReason                        string
+}
+
+// MarshalJSON writes the fold as a list.
+func (p CarryPRP) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{p.Phase, p.State, p.Iterations, p.NoProgress, p.SameError, p.LastErrorHash,
+		p.PrevTotal, p.PrevPassed, p.PrevFailed, p.PassingChanged, p.OpenedAt, p.OpenReason})
+}
+
+// UnmarshalJSON reads the list MarshalJSON writes.
+func (p *CarryPRP) UnmarshalJSON(data []byte) error {
+	const shape = "the carry's prp fold is [phase, state, iterations, no_progress, same_error, last_error_hash, prev_total, prev_passed, prev_failed, passing_changed, opened_at, open_reason]"
+	var list []json.RawMessage
+	if err := json.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("%s: %w", shape, err)
+	}
+	if len(list) != 12 {
+		return fmt.Errorf("%s, not %d values", shape, len(list))
+	}
+	*p = CarryPRP{}
+	fields := []any{&p.Phase, &p.State, &p.Iterations, &p.NoProgress, &p.SameError, &p.LastErrorHash,
+		&p.PrevTotal, &p.PrevPassed, &p.PrevFailed, &p.PassingChanged, &p.OpenedAt, &p.OpenReason}
+	for i, raw := range list {
+		if err := json.Unmarshal(raw, fields[i]); err != nil {
+			return fmt.Errorf("%s: value %d: %w", shape, i+1, err)
+		}
+	}
+	return nil
+}
+
+// check validates the prp fold of a carry.
+func (p *CarryPRP) check() error {
+	if p == nil {
+		return nil
+	}
+	if err := breaker.CheckPhase(p.Phase); err != nil || p.Phase != strings.ToUpper(p.Phase) {
+		return fmt.Errorf("the carry's prp phase %q is not one of RED, GREEN, REFACTOR, DOCUMENT", p.Phase)
+	}
+	switch p.State {
+	case breaker.StateClosed, breaker.StateHalfOpen, breaker.StateOpen:
+	default:
+		return fmt.Errorf("the carry's prp state %q is not CLOSED, HALF_OPEN or OPEN", p.State)
+	}
+	for _, v := range []int{p.Iterations, p.NoProgress, p.SameError, p.PrevTotal, p.PrevPassed, p.PrevFailed} {
+		if v < 0 || v > MaxCarryCount {
+			return fmt.Errorf("a count %d of the carry's prp fold is outside 0..%d", v, MaxCarryCount)
+		}
+	}
+	if p.NoProgress > p.Iterations || p.SameError > p.Iterations {
+		return fmt.Errorf("the carry's prp fold counts %d iterations, %d without progress and %d with the same error", p.Iterations, p.NoProgress, p.SameError)
+	}
+	if p.LastErrorHash != "" {
+		if _, err := hex.DecodeString(p.LastErrorHash); err != nil || len(p.LastErrorHash) != 16 {
+			return fmt.Errorf("the carry's prp last_error_hash %q is not 16 hex digits", p.LastErrorHash)
+		}
+	}
+	if (p.State == breaker.StateOpen) != (p.OpenedAt != "") || len(p.OpenReason) > 200 {
+		return fmt.Errorf("the carry's prp fold is %s, opened at %q (%.40q)", p.State, p.OpenedAt, p.OpenReason)
+	}
+	if p.OpenedAt != "" {
+		if _, err := time.Parse(time.RFC3339, p.OpenedAt); err != nil {
+			return fmt.Errorf("the carry's prp opened_at %q is not an RFC 3339 time", p.OpenedAt)
+		}
+	}
+	return nil
+}
+
+// wirePRP is f as an entry keeps it (nil for none).
+func wirePRP(f *breaker.PRPFold) *CarryPRP {
+	if f == nil {
+		return nil
+	}
+	w := &CarryPRP{Phase: f.Phase, State: f.State, Iterations: f.Iterations, NoProgress: f.NoProgressCount, SameError: f.SameErrorCount,
+		LastErrorHash: f.LastErrorHash, PrevTotal: f.Prev.Total, PrevPassed: f.Prev.Passed, PrevFailed: f.Prev.Failed,
+		PassingChanged: f.PassingChanged, OpenReason: f.OpenReason}
+	if f.OpenedAt != nil {
+		w.OpenedAt = f.OpenedAt.UTC().Format(time.RFC3339)
+	}
+	return w
+}
+
+// fold is w as the engine takes it.
+func (p *CarryPRP) fold() *breaker.PRPFold {
+	f := &breaker.PRPFold{Phase: p.Phase, State: p.State, Iterations: p.Iterations, NoProgressCount: p.NoProgress, SameErrorCount: p.SameError,
+		LastErrorHash: p.LastErrorHash, Prev: breaker.PushCounts{Total: p.PrevTotal, Passed: p.PrevPassed, Failed: p.PrevFailed},
+		PassingChanged: p.PassingChanged, OpenReason: p.OpenReason}
+	if t, err := time.Parse(time.RFC3339, p.OpenedAt); err == nil {
+		f.OpenedAt = &t
+	}
+	return f
 }
 
 // CarryBMAD is breaker.BMADFold on the wire, written as a list
@@ -295,7 +401,7 @@ func (e *Entry) setCarry() {
 	w := &Carry{Others: b.Others, After: after, Pushes: b.Pushes, Prior: b.Prior, Reset: resetPrefix(b.Reset), Failed: b.Failed,
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad}
+		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad, PRP: wirePRP(b.PRP)}
 	switch {
 	case w.Edge != "":
 	case b.Edge == "" && b.Last != "":
@@ -404,6 +510,9 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 		c.Edge = ""
 	default:
 		c.Edge = w.Edge
+	}
+	if p := w.PRP; p != nil {
+		c.PRP = p.fold()
 	}
 	if b := w.BMAD; b != nil {
 		f := &breaker.BMADFold{Threshold: b.Threshold, Sessions: b.Sessions, Succeeded: b.Succeeded, Failed: b.Failed,
@@ -518,6 +627,9 @@ func (e Entry) checkCarry() error {
 		return err
 	}
 	if err := w.BMAD.check(len(e.Tests)); err != nil {
+		return err
+	}
+	if err := w.PRP.check(); err != nil {
 		return err
 	}
 	if w.Prior > w.Pushes || w.Failed > w.Pushes {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -23,6 +24,10 @@ func carried() Entry {
 	c.Last = c.Edge
 	c.BMAD = &breaker.BMADFold{Threshold: 5, Sessions: 30, Succeeded: 12, Failed: 18, ConsecutiveFailures: 4,
 		NotPassing: map[string]breaker.TestStatus{"pkg.TestC": breaker.StatusFail}, PrevFailed: 1, PrevTotal: 3}
+	opened := time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC)
+	c.PRP = &breaker.PRPFold{Phase: "GREEN", State: breaker.StateOpen, Iterations: 9, NoProgressCount: 4, SameErrorCount: 3,
+		LastErrorHash: "0123456789abcdef", Prev: breaker.PushCounts{Total: 3, Passed: 2, Failed: 1}, PassingChanged: true,
+		OpenedAt: &opened, OpenReason: "Same error repeated 3 times"}
 	c.Attempts = breaker.AttemptFold{Counted: 9, Prior: 4, Failed: 6, PerTest: map[string]int{"TestLogin": 2, "TestCart/empty": 1},
 		Trip: breaker.TripPerTest, Test: "TestLogin", Count: 3}
 	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress}
@@ -81,6 +86,12 @@ func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
 		},
 		"edge": func(e *Entry) { c := *e.Carry; c.Edge = strings.Repeat("ab", 20); e.Carry = &c },
 		"bmad": func(e *Entry) { c, b := *e.Carry, *e.Carry.BMAD; b.Consecutive = 0; c.BMAD = &b; e.Carry = &c },
+		"prp": func(e *Entry) {
+			c, p := *e.Carry, *e.Carry.PRP
+			p.State = breaker.StateClosed
+			c.PRP = &p
+			e.Carry = &c
+		},
 	} {
 		e := signed
 		edit(&e)
@@ -174,6 +185,12 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 		"bmad counts": {`"bmad":[5,30,12,18,`, `"bmad":[5,30,12,17,`, "counts 30 sessions"},
 		"bmad flags":  {`"bmad":[5,30,12,18,4,false,1,3,"`, `"bmad":[5,30,12,18,4,false,1,3,"x`, "flags"},
 		"bmad shape":  {`"bmad":[5,`, `"bmad":[`, "not 8 values"},
+		"prp phase":   {`"prp":["GREEN"`, `"prp":["BLUE"`, "not one of RED"},
+		"prp state":   {`"OPEN",9,`, `"CLOSED",9,`, "opened at"},
+		"prp counts":  {`"OPEN",9,4,`, `"OPEN",2,4,`, "counts 2 iterations"},
+		"prp hash":    {`"0123456789abcdef"`, `"0123"`, "16 hex digits"},
+		"prp time":    {`"2026-11-26T05:00:00Z"`, `"yesterday"`, "RFC 3339"},
+		"prp shape":   {`"prp":["GREEN",`, `"prp":[`, "not 11 values"},
 		"length":      {`,"per_test","TestLogin",3]`, `,"per_test","TestLogin"]`, "not 6 values"},
 	} {
 		text := strings.Replace(good, tt.from, tt.to, 1)
