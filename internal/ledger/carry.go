@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -167,18 +168,47 @@ func wirePRP(f *breaker.PRPFold) *CarryPRP {
 	}
 	w := &CarryPRP{Phase: f.Phase, State: f.State, Iterations: f.Iterations, NoProgress: f.NoProgressCount, SameError: f.SameErrorCount,
 		LastErrorHash: f.LastErrorHash, PrevTotal: f.Prev.Total, PrevPassed: f.Prev.Passed, PrevFailed: f.Prev.Failed,
-		PassingChanged: f.PassingChanged, OpenReason: f.OpenReason}
+		PassingChanged: f.PassingChanged, OpenReason: shortReason(f.OpenReason)}
 	if f.OpenedAt != nil {
 		w.OpenedAt = f.OpenedAt.UTC().Format(time.RFC3339)
 	}
 	return w
 }
 
+// The reasons prp opens for (breaker.PRPFold.iterate), kept in a carry
+// as a code and the count: "np3" for "No progress for 3 iterations",
+// "se3" for "Same error repeated 3 times" (20 bytes of an entry's 2 KB).
+var prpReasons = []struct{ code, format string }{
+	{"np", "No progress for %d iterations"},
+	{"se", "Same error repeated %d times"},
+}
+
+// shortReason is a prp open reason as a carry keeps it.
+func shortReason(reason string) string {
+	for _, r := range prpReasons {
+		var n int
+		if _, err := fmt.Sscanf(reason, r.format, &n); err == nil && fmt.Sprintf(r.format, n) == reason {
+			return r.code + strconv.Itoa(n)
+		}
+	}
+	return reason
+}
+
+// longReason is shortReason's reason again.
+func longReason(short string) string {
+	for _, r := range prpReasons {
+		if n, err := strconv.Atoi(strings.TrimPrefix(short, r.code)); err == nil && strings.HasPrefix(short, r.code) && r.code+strconv.Itoa(n) == short {
+			return fmt.Sprintf(r.format, n)
+		}
+	}
+	return short
+}
+
 // fold is w as the engine takes it.
 func (p *CarryPRP) fold() *breaker.PRPFold {
 	f := &breaker.PRPFold{Phase: p.Phase, State: p.State, Iterations: p.Iterations, NoProgressCount: p.NoProgress, SameErrorCount: p.SameError,
 		LastErrorHash: p.LastErrorHash, Prev: breaker.PushCounts{Total: p.PrevTotal, Passed: p.PrevPassed, Failed: p.PrevFailed},
-		PassingChanged: p.PassingChanged, OpenReason: p.OpenReason}
+		PassingChanged: p.PassingChanged, OpenReason: longReason(p.OpenReason)}
 	if t, err := time.Parse(time.RFC3339, p.OpenedAt); err == nil {
 		f.OpenedAt = &t
 	}

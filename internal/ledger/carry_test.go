@@ -128,6 +128,29 @@ func TestCarry_EdgeKeptWhenNotTheNewestHead(t *testing.T) {
 	}
 }
 
+// A prp open reason the breaker wrote is kept as a code and its count,
+// and reads back whole; any other text is kept as it is.
+func TestCarry_PRPReasonsKeptShort(t *testing.T) {
+	t.Parallel()
+	for reason, short := range map[string]string{
+		"No progress for 3 iterations":  "np3",
+		"Same error repeated 12 times":  "se12",
+		"No progress for 3 iterations!": "No progress for 3 iterations!",
+		"np3":                           "np3",
+		"":                              "",
+	} {
+		if got := shortReason(reason); got != short {
+			t.Errorf("shortReason(%q) = %q, want %q", reason, got, short)
+		}
+		if short != reason && longReason(short) != reason {
+			t.Errorf("longReason(%q) = %q, want %q", short, longReason(short), reason)
+		}
+	}
+	if longReason("np03") != "np03" || longReason("se") != "se" {
+		t.Error("a code that shortReason does not write was read as one")
+	}
+}
+
 // A fold whose attempts name more tests, or longer names, than a carry
 // keeps leaves no carry.
 func TestCarry_NoneWhenAttemptsNameTooManyTests(t *testing.T) {
