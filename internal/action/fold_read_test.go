@@ -46,14 +46,9 @@ const (
 	everyPage = "every-page"
 )
 
-// pushLine pushes the line's commits to a pull request, one run each, and
+// pushCommits pushes the line's commits to a pull request, push i's made
+// by commits, one run each with inputs given to the Action as well, and
 // returns each run's outcome and GraphQL queries.
-func pushLine(t *testing.T, setup string, line []map[string]string) ([]outcome, []int) {
-	return pushCommits(t, setup, line, func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) }, nil)
-}
-
-// pushCommits is pushLine with push i's commits made by commits, and the
-// Action given inputs as well.
 func pushCommits(t *testing.T, setup string, line []map[string]string, commits func(r *rig, i int), inputs map[string]string) ([]outcome, []int) {
 	r := lineRig(t, setup, "agent/fix-login")
 	for k, v := range inputs {
@@ -128,6 +123,36 @@ func judged(d breaker.Decision) string {
 		d.FailedInARow, d.Earlier, strings.Contains(strings.Join(d.Notes, " "), "flaky across pushes"), strings.Join(ps, " "), strings.Join(as, " "))
 }
 
+// sameAsEveryPage pushes the line keyed, unsigned and reading every page
+// (commits makes push i's commits; inputs are given to every run), and
+// checks that each keyed and unsigned push decides as the every-page one
+// (judge: the part of a decision they must agree on) and reads one
+// GraphQL query, after the first, at every push one says. It returns the
+// keyed and unsigned runs' outcomes, by name, and the every-page ones.
+func sameAsEveryPage(t *testing.T, line []map[string]string, commits func(r *rig, i int), inputs map[string]string,
+	judge func(breaker.Decision) string, one func(i int) bool) (map[string][]outcome, []outcome) {
+	t.Helper()
+	whole, _ := pushCommits(t, everyPage, line, commits, inputs)
+	out := map[string][]outcome{}
+	for _, setup := range []string{rigKey, unsigned} {
+		outs, qs := pushCommits(t, setup, line, commits, inputs)
+		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
+		for i := range line {
+			if a, b := judge(*outs[i].Decision), judge(*whole[i].Decision); a != b {
+				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, a, b)
+			}
+			if i > 0 && one(i) && qs[i] != 1 {
+				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
+			}
+		}
+		out[name] = outs
+	}
+	return out, whole
+}
+
+// everyPush says every push after the first reads one query.
+func everyPush(int) bool { return true }
+
 // A push starts from the carry of the line's newest entry and reads the
 // entries after it from the one query of the newest commits, signed or
 // not; it decides as the run that reads every page does, at every push
@@ -136,24 +161,15 @@ func judged(d breaker.Decision) string {
 func TestFoldRead_DecidesAsTheWholeLine(t *testing.T) {
 	t.Parallel()
 	line := foldLine()
-	whole, _ := pushLine(t, everyPage, line)
-	for _, setup := range []string{rigKey, unsigned} {
-		outs, qs := pushLine(t, setup, line)
-		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
-		for i := range line {
-			if a, b := judged(*outs[i].Decision), judged(*whole[i].Decision); a != b {
-				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, a, b)
-			}
-			if i > 0 && qs[i] != 1 {
-				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
-			}
-		}
+	commits := func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) }
+	runs, whole := sameAsEveryPage(t, line, commits, nil, judged, everyPush)
+	for name, outs := range runs {
 		last := outs[len(line)-1]
 		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes, and the 15 entries after it are there") {
 			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
 		}
 		want := "ledger:  15 entries from check-runs and the carry of the 8 pushes before them, signed and verified"
-		if setup == unsigned {
+		if name == "unsigned" {
 			want = "ledger:  15 entries from check-runs and the carry of the 8 pushes before them, unsigned"
 		}
 		if !strings.Contains(last.stdout, want) {
@@ -195,18 +211,8 @@ func TestFoldRead_DeclaredAttemptsFromTheCarry(t *testing.T) {
 			r.commit("Fix the totals", "Greenlight-Test: T19", "Greenlight-Result: pass")
 		}
 	}
-	whole, _ := pushCommits(t, everyPage, line, commits, nil)
-	for _, setup := range []string{rigKey, unsigned} {
-		outs, qs := pushCommits(t, setup, line, commits, nil)
-		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
-		for i := range line {
-			if a, b := judged(*outs[i].Decision), judged(*whole[i].Decision); a != b {
-				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, a, b)
-			}
-			if i > 0 && qs[i] != 1 {
-				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
-			}
-		}
+	runs, _ := sameAsEveryPage(t, line, commits, nil, judged, everyPush)
+	for name, outs := range runs {
 		last := outs[len(line)-1]
 		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes") {
 			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
@@ -542,19 +548,9 @@ func TestFoldRead_BMADFromTheCarry(t *testing.T) {
 	line := foldLine()
 	commits := func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) }
 	bmad := map[string]string{"policy": "bmad", "threshold": "4"}
-	whole, _ := pushCommits(t, everyPage, line, commits, bmad)
-	for _, setup := range []string{rigKey, unsigned} {
-		outs, qs := pushCommits(t, setup, line, commits, bmad)
-		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
-		for i := range line {
-			a, b := *outs[i].Decision, *whole[i].Decision
-			if ja, jb := judged(a)+bmadJudged(a), judged(b)+bmadJudged(b); ja != jb {
-				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, ja, jb)
-			}
-			if i > 0 && qs[i] != 1 {
-				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
-			}
-		}
+	judge := func(d breaker.Decision) string { return judged(d) + bmadJudged(d) }
+	runs, _ := sameAsEveryPage(t, line, commits, bmad, judge, everyPush)
+	for name, outs := range runs {
 		last := outs[len(line)-1]
 		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes") {
 			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
@@ -580,19 +576,10 @@ func TestFoldRead_PRPFromTheCarry(t *testing.T) {
 		r.commit(fmt.Sprintf("Fix the cart, take %d", i+1))
 	}
 	prp := map[string]string{"policy": "prp"}
-	whole, _ := pushCommits(t, everyPage, line, commits, prp)
-	for _, setup := range []string{rigKey, unsigned} {
-		outs, qs := pushCommits(t, setup, line, commits, prp)
-		name := map[bool]string{true: "keyed", false: "unsigned"}[setup != unsigned]
-		for i := range line {
-			a, b := *outs[i].Decision, *whole[i].Decision
-			if ja, jb := judged(a)+prpJudged(a), judged(b)+prpJudged(b); ja != jb {
-				t.Errorf("%s push %d: from the carry\n  %s\nevery page\n  %s", name, i+1, ja, jb)
-			}
-			if i > 0 && i < len(line)-1 && qs[i] != 1 {
-				t.Errorf("%s push %d read %d GraphQL queries; want 1", name, i+1, qs[i])
-			}
-		}
+	judge := func(d breaker.Decision) string { return judged(d) + prpJudged(d) }
+	oldPhase := func(i int) bool { return i < len(line)-1 }
+	runs, _ := sameAsEveryPage(t, line, commits, prp, judge, oldPhase)
+	for name, outs := range runs {
 		if o := outs[len(line)-2]; !strings.Contains(o.stdout, "the newest entry's carry folds 7 pushes") {
 			t.Errorf("%s: the push before the last did not start from a carry of 7 pushes:\n%s", name, o.stdout)
 		}

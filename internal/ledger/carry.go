@@ -105,23 +105,11 @@ func (p CarryPRP) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads the list MarshalJSON writes.
 func (p *CarryPRP) UnmarshalJSON(data []byte) error {
-	const shape = "the carry's prp fold is [phase, state, iterations, no_progress, same_error, last_error_hash, prev_total, prev_passed, prev_failed, passing_changed, opened_at, open_reason]"
-	var list []json.RawMessage
-	if err := json.Unmarshal(data, &list); err != nil {
-		return fmt.Errorf("%s: %w", shape, err)
-	}
-	if len(list) != 12 {
-		return fmt.Errorf("%s, not %d values", shape, len(list))
-	}
 	*p = CarryPRP{}
-	fields := []any{&p.Phase, &p.State, &p.Iterations, &p.NoProgress, &p.SameError, &p.LastErrorHash,
-		&p.PrevTotal, &p.PrevPassed, &p.PrevFailed, &p.PassingChanged, &p.OpenedAt, &p.OpenReason}
-	for i, raw := range list {
-		if err := json.Unmarshal(raw, fields[i]); err != nil {
-			return fmt.Errorf("%s: value %d: %w", shape, i+1, err)
-		}
-	}
-	return nil
+	return decodeList(data, "the carry's prp fold is [phase, state, iterations, no_progress, same_error, last_error_hash, prev_total, prev_passed, prev_failed, passing_changed, opened_at, open_reason]",
+		func(n int) bool { return n == 12 },
+		&p.Phase, &p.State, &p.Iterations, &p.NoProgress, &p.SameError, &p.LastErrorHash,
+		&p.PrevTotal, &p.PrevPassed, &p.PrevFailed, &p.PassingChanged, &p.OpenedAt, &p.OpenReason)
 }
 
 // check validates the prp fold of a carry.
@@ -237,22 +225,10 @@ func (b CarryBMAD) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads the list MarshalJSON writes.
 func (b *CarryBMAD) UnmarshalJSON(data []byte) error {
-	const shape = "the carry's bmad fold is [threshold, sessions, succeeded, failed, consecutive, triggered, prev_failed, prev_total, not_passing]"
-	var list []json.RawMessage
-	if err := json.Unmarshal(data, &list); err != nil {
-		return fmt.Errorf("%s: %w", shape, err)
-	}
-	if len(list) != 9 {
-		return fmt.Errorf("%s, not %d values", shape, len(list))
-	}
 	*b = CarryBMAD{}
-	fields := []any{&b.Threshold, &b.Sessions, &b.Succeeded, &b.Failed, &b.Consecutive, &b.Triggered, &b.PrevFailed, &b.PrevTotal, &b.NotPassing}
-	for i, raw := range list {
-		if err := json.Unmarshal(raw, fields[i]); err != nil {
-			return fmt.Errorf("%s: value %d: %w", shape, i+1, err)
-		}
-	}
-	return nil
+	return decodeList(data, "the carry's bmad fold is [threshold, sessions, succeeded, failed, consecutive, triggered, prev_failed, prev_total, not_passing]",
+		func(n int) bool { return n == 9 },
+		&b.Threshold, &b.Sessions, &b.Succeeded, &b.Failed, &b.Consecutive, &b.Triggered, &b.PrevFailed, &b.PrevTotal, &b.NotPassing)
 }
 
 // CarryAttempts is breaker.AttemptFold on the wire, written as a list
@@ -290,23 +266,30 @@ func (a CarryAttempts) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads the list MarshalJSON writes.
 func (a *CarryAttempts) UnmarshalJSON(b []byte) error {
-	const shape = "the carry's attempts are [counted, prior, failed, per_test?, trip?, test?, count?]"
+	*a = CarryAttempts{}
+	err := decodeList(b, "the carry's attempts are [counted, prior, failed, per_test?, trip?, test?, count?]",
+		func(n int) bool { return n >= 3 && n != 6 && n <= 7 },
+		&a.Counted, &a.Prior, &a.Failed, &a.PerTest, &a.Trip, &a.Test, &a.Count)
+	if len(a.PerTest) == 0 {
+		a.PerTest = nil
+	}
+	return err
+}
+
+// decodeList reads a JSON list into fields, in order: as many values as
+// ok allows, each of its field's type; an error names shape.
+func decodeList(data []byte, shape string, ok func(n int) bool, fields ...any) error {
 	var list []json.RawMessage
-	if err := json.Unmarshal(b, &list); err != nil {
+	if err := json.Unmarshal(data, &list); err != nil {
 		return fmt.Errorf("%s: %w", shape, err)
 	}
-	if n := len(list); n < 3 || n == 6 || n > 7 {
-		return fmt.Errorf("%s, not %d values", shape, n)
+	if !ok(len(list)) {
+		return fmt.Errorf("%s, not %d values", shape, len(list))
 	}
-	*a = CarryAttempts{}
-	fields := []any{&a.Counted, &a.Prior, &a.Failed, &a.PerTest, &a.Trip, &a.Test, &a.Count}
 	for i, raw := range list {
 		if err := json.Unmarshal(raw, fields[i]); err != nil {
 			return fmt.Errorf("%s: value %d: %w", shape, i+1, err)
 		}
-	}
-	if len(a.PerTest) == 0 {
-		a.PerTest = nil
 	}
 	return nil
 }
