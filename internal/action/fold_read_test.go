@@ -589,6 +589,47 @@ func TestFoldRead_PRPFromTheCarry(t *testing.T) {
 	}
 }
 
+// Under the liza policy a push starts from the carry too, which holds its
+// fold of the failures (how many pushes each test failed at, its error
+// pattern, when it last failed): keyed and unsigned runs decide as every
+// page does, in one query a push, the retry loops of the folded pushes
+// included.
+func TestFoldRead_LizaFromTheCarry(t *testing.T) {
+	t.Parallel()
+	line := foldLine()
+	commits := func(r *rig, i int) { r.commit(fmt.Sprintf("Fix the cart, take %d", i+1)) }
+	judge := func(d breaker.Decision) string { return judged(d) + lizaJudged(d) }
+	runs, _ := sameAsEveryPage(t, line, commits, map[string]string{"policy": "liza"}, judge, everyPush)
+	for name, outs := range runs {
+		last := outs[len(line)-1]
+		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes") {
+			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
+		}
+		st, _ := last.Decision.Detail.(*breaker.LizaState)
+		loops := map[string]string{}
+		for _, a := range st.Anomalies {
+			loops[a.Task] = a.Details["count"]
+		}
+		// T17 failed at every push (23 with results), TestFlaky at 2.
+		if st.Status != "TRIGGERED" || loops["users.T17"] != "23" || loops["users.TestFlaky"] != "" {
+			t.Errorf("%s: the last push's liza state %s, retry loops %v; want TRIGGERED, users.T17 at 23 pushes, none for users.TestFlaky", name, st.Status, loops)
+		}
+	}
+}
+
+// lizaJudged is the part of a liza decision two reads must agree on.
+func lizaJudged(d breaker.Decision) string {
+	st, ok := d.Detail.(*breaker.LizaState)
+	if !ok {
+		return " (not liza)"
+	}
+	var as []string
+	for _, a := range st.Anomalies {
+		as = append(as, fmt.Sprintf("%s:%s:%s:%v", a.Task, a.Timestamp, a.Type, a.Details))
+	}
+	return fmt.Sprintf(" liza=%s %s %s matches=%v anomalies=%s", st.Status, st.Pattern, st.Severity, st.Matches, strings.Join(as, " "))
+}
+
 // prpJudged is the part of a prp decision two reads must agree on.
 func prpJudged(d breaker.Decision) string {
 	st, ok := d.Detail.(*breaker.PRPState)

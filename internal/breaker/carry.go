@@ -86,9 +86,11 @@ type Carry struct {
 	// brought (the commits up to Edge).
 	Attempts AttemptFold
 	// BMAD is the bmad policy's fold of the folded sessions, PRP the prp
-	// policy's of the folded iterations; nil under another policy.
+	// policy's of the folded iterations, Liza the liza policy's of their
+	// failures; nil under another policy.
 	BMAD *BMADFold
 	PRP  *PRPFold
+	Liza *LizaFold
 }
 
 // AttemptFold is what a carry keeps of the declared attempts of its
@@ -143,6 +145,7 @@ func (c *Carry) Clone() *Carry {
 	out.Attempts = c.Attempts.clone()
 	out.BMAD = c.BMAD.clone()
 	out.PRP = c.PRP.clone()
+	out.Liza = c.Liza.clone()
 	return &out
 }
 
@@ -162,6 +165,9 @@ func (c *Carry) asPrior() *Carry {
 	}
 	if out.PRP != nil {
 		out.PRP = newPRPFold(out.PRP.Phase) // and the iterations
+	}
+	if out.Liza != nil {
+		out.Liza = newLizaFold() // and the failures
 	}
 	return out
 }
@@ -336,6 +342,9 @@ func (c *Carry) step(p Push, s *PushSummary, flip func(string) bool, base map[st
 		}
 		if c.PRP != nil {
 			c.PRP.iterate(p, nil)
+		}
+		if c.Liza != nil {
+			c.Liza.add(p)
 		}
 	}
 	c.record(p, s.Prior)

@@ -15,20 +15,22 @@ import (
 // notes, and the carry its own entry keeps. Random lines of work: stuck,
 // flaky and fixed tests, vanished tests, the base's failures, pushes whose
 // tests did not run, and the OPEN verdicts the runs recorded; commits that
-// declare attempts (lying ones too); a quarter of the lines under bmad,
-// a quarter under prp.
+// declare attempts (lying ones too); a fifth of the lines under bmad, a
+// fifth under prp, a fifth under liza.
 func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(29))
-	lines, compared, folded, resetFolded, refused, attempts, sessions, iterations := 300, 0, 0, 0, 0, 0, 0, 0
+	lines, compared, folded, resetFolded, refused, attempts, sessions, iterations, failures := 300, 0, 0, 0, 0, 0, 0, 0, 0
 	for line := 0; line < lines; line++ {
 		l := newRandomLine(rng)
 		l.declare(rng, line%2 == 1)
-		switch line % 4 {
+		switch line % 5 {
 		case 2:
 			l.policy, l.threshold = PolicyBMAD, 3+rng.Intn(4)
 		case 3:
 			l.policy, l.phase = PolicyPRP, []string{"RED", "GREEN", "REFACTOR", "DOCUMENT"}[rng.Intn(4)]
+		case 4:
+			l.policy = PolicyLiza
 		}
 		for k := 1; k <= l.n; k++ {
 			whole := Evaluate(l.input(k, nil))
@@ -56,14 +58,18 @@ func TestCarry_SameDecisionAsTheWholeLine(t *testing.T) {
 				if p := l.carries[k-1].PRP; p != nil && p.Iterations > 0 {
 					iterations++
 				}
+				if z := l.carries[k-1].Liza; z != nil && len(z.Tests) > 0 {
+					failures++
+				}
 			}
 			l.record(k, whole)
 		}
 	}
-	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset, %d declared attempts, %d bmad sessions, %d prp iterations; %d could not start from it",
-		compared, folded, resetFolded, attempts, sessions, iterations, refused)
-	if attempts < lines/2 || sessions < lines/8 || iterations < lines/8 {
-		t.Errorf("only %d runs started from a carry that folded declared attempts, %d from one that folded bmad's sessions, %d prp's iterations", attempts, sessions, iterations)
+	t.Logf("%d runs from a carry: %d of them folded pushes, %d a reset, %d declared attempts, %d bmad sessions, %d prp iterations, %d liza failures; %d could not start from it",
+		compared, folded, resetFolded, attempts, sessions, iterations, failures, refused)
+	if attempts < lines/2 || sessions < lines/8 || iterations < lines/8 || failures < lines/8 {
+		t.Errorf("only %d runs started from a carry that folded declared attempts, %d from one that folded bmad's sessions, %d prp's iterations, %d liza's failures",
+			attempts, sessions, iterations, failures)
 	}
 	if refused > compared/10 {
 		t.Errorf("%d of %d runs could not start from the carry", refused, compared)

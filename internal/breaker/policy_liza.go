@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 func init() {
@@ -72,7 +73,14 @@ const retryLoopPushes = 3
 func (e *evaluator) applyLiza(d *Decision) {
 	st := &LizaState{Status: "OK"}
 	d.Detail = st
-	st.Anomalies = append(append([]Anomaly(nil), e.in.Anomalies...), deriveRetryLoops(e.policyPushes(*d))...)
+	f := newLizaFold()
+	if c := e.in.Carry; c != nil && c.Liza != nil {
+		f = c.Liza.clone()
+	}
+	for _, p := range e.policyPushes(*d) {
+		f.add(p)
+	}
+	st.Anomalies = append(append([]Anomaly(nil), e.in.Anomalies...), f.retryLoops()...)
 	for _, r := range lizaRules {
 		groups := map[string][]Anomaly{}
 		for _, a := range st.Anomalies {
@@ -120,37 +128,75 @@ func hasType(types []string, t string) bool {
 	return false
 }
 
-// deriveRetryLoops turns CI's evidence into retry_loop anomalies: one per
-// test that failed at retryLoopPushes observed pushes or more.
-func deriveRetryLoops(ps []Push) []Anomaly {
-	fails := map[string]int{}
-	pattern := map[string]string{}
-	last := map[string]string{}
-	for _, p := range ps {
-		for _, name := range failingNames(p) {
-			fails[name]++
-			t := p.Tests[name]
-			switch {
-			case t.Message != "":
-				pattern[name] = normaliseError(t.Message)
-			case pattern[name] == "" && t.Fingerprint != "":
-				pattern[name] = "fingerprint " + t.Fingerprint
-			}
-			last[name] = stamp(p.ObservedAt)
-		}
+// LizaFold is the liza fold of the failures at the observed pushes after
+// the reset (whose tests ran): for each test that failed at one, what its
+// retry_loop anomaly says.
+type LizaFold struct {
+	Tests map[string]*LizaTest
+}
+
+// LizaTest is one test's failures in a LizaFold.
+type LizaTest struct {
+	Fails int // the pushes it failed at
+	// Pattern is its error pattern: the normalised message of the newest
+	// failure that has one, else "fingerprint " and the first failure's
+	// fingerprint.
+	Pattern string
+	Last    time.Time // when the newest push it failed at was observed
+}
+
+// newLizaFold is the fold of no push.
+func newLizaFold() *LizaFold { return &LizaFold{Tests: map[string]*LizaTest{}} }
+
+// clone copies f deeply (nil stays nil).
+func (f *LizaFold) clone() *LizaFold {
+	if f == nil {
+		return nil
 	}
-	var out []Anomaly
-	names := make([]string, 0, len(fails))
-	for n := range fails {
+	out := newLizaFold()
+	for n, t := range f.Tests {
+		c := *t
+		out.Tests[n] = &c
+	}
+	return out
+}
+
+// add folds one push's failing tests.
+func (f *LizaFold) add(p Push) {
+	for _, name := range failingNames(p) {
+		t := f.Tests[name]
+		if t == nil {
+			t = &LizaTest{}
+			f.Tests[name] = t
+		}
+		t.Fails++
+		pt := p.Tests[name]
+		switch {
+		case pt.Message != "":
+			t.Pattern = normaliseError(pt.Message)
+		case t.Pattern == "" && pt.Fingerprint != "":
+			t.Pattern = "fingerprint " + pt.Fingerprint
+		}
+		t.Last = p.ObservedAt
+	}
+}
+
+// retryLoops turns CI's evidence into retry_loop anomalies: one per test
+// that failed at retryLoopPushes observed pushes or more, by name.
+func (f *LizaFold) retryLoops() []Anomaly {
+	names := make([]string, 0, len(f.Tests))
+	for n := range f.Tests {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	var out []Anomaly
 	for _, n := range names {
-		if fails[n] < retryLoopPushes {
+		t := f.Tests[n]
+		if t.Fails < retryLoopPushes {
 			continue
 		}
-		out = append(out, Anomaly{Timestamp: last[n], Task: n, Reporter: "greenlight-breaker (CI)", Type: "retry_loop", Derived: true,
-			Details: map[string]string{"count": strconv.Itoa(fails[n]), "error_pattern": pattern[n]}})
+		out = append(out, Anomaly{Timestamp: stamp(t.Last), Task: n, Reporter: "greenlight-breaker (CI)", Type: "retry_loop", Derived: true,
+			Details: map[string]string{"count": strconv.Itoa(t.Fails), "error_pattern": t.Pattern}})
 	}
 	return out
 }

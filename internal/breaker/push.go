@@ -247,7 +247,7 @@ func (e *evaluator) foldStart() *Carry {
 	c := NewCarry()
 	if e.in.Carry != nil {
 		c = e.in.Carry.Clone() // never the input's own: the caller keeps it
-		c.BMAD, c.PRP = nil, nil
+		c.BMAD, c.PRP, c.Liza = nil, nil, nil
 	}
 	switch e.p.Name {
 	case PolicyBMAD:
@@ -260,6 +260,11 @@ func (e *evaluator) foldStart() *Carry {
 		c.PRP = newPRPFold(phase)
 		if e.in.Carry != nil && e.in.Carry.PRP != nil {
 			c.PRP = e.in.Carry.PRP.clone()
+		}
+	case PolicyLiza:
+		c.Liza = newLizaFold()
+		if e.in.Carry != nil && e.in.Carry.Liza != nil {
+			c.Liza = e.in.Carry.Liza.clone()
 		}
 	}
 	return c
@@ -281,6 +286,8 @@ func (e *evaluator) carryHoldsPolicy() bool {
 		c := e.in.Carry
 		phase, _ := prpPhaseOf(e.in, nil)
 		return c == nil || c.PRP != nil && c.PRP.Phase == phase
+	case PolicyLiza:
+		return e.in.Carry == nil || e.in.Carry.Liza != nil
 	}
 	return false
 }

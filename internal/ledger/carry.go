@@ -80,6 +80,165 @@ type Carry struct {
 	// prp policy's of their iterations; absent under another policy.
 	BMAD *CarryBMAD `json:"bmad,omitempty"`
 	PRP  *CarryPRP  `json:"prp,omitempty"`
+	Liza *CarryLiza `json:"liza,omitempty"`
+}
+
+// CarryLiza is breaker.LizaFold on the wire, written as a list
+// (MarshalJSON): [at, tests], tests a list of [row, fails, fingerprint?,
+// at?] for each test that failed at a folded push: the entry's row that
+// names it, how many pushes it failed at, its error pattern's fingerprint
+// when it is not the row's ("-" for none), and when the newest push it
+// failed at was observed when that is not at (the newest of them).
+type CarryLiza struct {
+	At    string
+	Tests []CarryLizaTest
+}
+
+// CarryLizaTest is one test of a CarryLiza.
+type CarryLizaTest struct {
+	Row, Fails  int
+	Fingerprint string // "" when the row's
+	At          string // "" when CarryLiza.At
+}
+
+// MarshalJSON writes the fold as a list.
+func (l CarryLiza) MarshalJSON() ([]byte, error) {
+	tests := make([][]any, 0, len(l.Tests))
+	for _, t := range l.Tests {
+		v := []any{t.Row, t.Fails}
+		if t.Fingerprint != "" || t.At != "" {
+			v = append(v, t.Fingerprint)
+		}
+		if t.At != "" {
+			v = append(v, t.At)
+		}
+		tests = append(tests, v)
+	}
+	return json.Marshal([]any{l.At, tests})
+}
+
+// UnmarshalJSON reads the list MarshalJSON writes.
+func (l *CarryLiza) UnmarshalJSON(data []byte) error {
+	*l = CarryLiza{}
+	var raw []json.RawMessage
+	if err := decodeList(data, "the carry's liza fold is [at, tests]", func(n int) bool { return n == 2 }, &l.At, &raw); err != nil {
+		return err
+	}
+	for k, r := range raw {
+		var t CarryLizaTest
+		if err := decodeList(r, fmt.Sprintf("the carry's liza test %d is [row, fails, fingerprint?, at?]", k+1),
+			func(n int) bool { return n >= 2 && n <= 4 }, &t.Row, &t.Fails, &t.Fingerprint, &t.At); err != nil {
+			return err
+		}
+		l.Tests = append(l.Tests, t)
+	}
+	return nil
+}
+
+// check validates the liza fold of a carry against the entry's tests.
+func (l *CarryLiza) check(tests []Test) error {
+	if l == nil {
+		return nil
+	}
+	if _, err := time.Parse(time.RFC3339, l.At); err != nil && (l.At != "" || len(l.Tests) > 0) {
+		return fmt.Errorf("the carry's liza at %q is not an RFC 3339 time", l.At)
+	}
+	for k, t := range l.Tests {
+		if t.Row < 0 || t.Row >= len(tests) || (k > 0 && t.Row <= l.Tests[k-1].Row) {
+			return fmt.Errorf("the carry's liza test %d names row %d, not a row of the entry's tests in order", k+1, t.Row)
+		}
+		if t.Fails < 1 || t.Fails > MaxCarryCount {
+			return fmt.Errorf("the carry's liza test %d failed at %d pushes, outside 1..%d", k+1, t.Fails, MaxCarryCount)
+		}
+		if t.Fingerprint != "" && t.Fingerprint != "-" && !validFingerprint(t.Fingerprint) {
+			return fmt.Errorf("the carry's liza test %d has fingerprint %q, not hex digits or \"-\"", k+1, t.Fingerprint)
+		}
+		if _, err := time.Parse(time.RFC3339, t.At); t.At != "" && err != nil {
+			return fmt.Errorf("the carry's liza test %d has at %q, not an RFC 3339 time", k+1, t.At)
+		}
+	}
+	return nil
+}
+
+// validFingerprint says s is a fingerprint as entries write them: hex
+// digits, at most 16.
+func validFingerprint(s string) bool {
+	if s == "" || len(s) > 16 {
+		return false
+	}
+	_, err := hex.DecodeString(s + strings.Repeat("0", len(s)%2))
+	return err == nil
+}
+
+// fingerprintPattern is the error pattern a liza fold gives a test whose
+// failures had no message (breaker.LizaTest.Pattern).
+const fingerprintPattern = "fingerprint "
+
+// wireLiza is f as an entry keeps it, its tests by the entry's rows (row:
+// full name → row); ok false when one is not a row of the entry, or its
+// pattern is a message's (folded pushes are the ledger's, which keeps
+// fingerprints, not messages).
+func wireLiza(f *breaker.LizaFold, row map[string]int, tests []Test) (*CarryLiza, bool) {
+	if f == nil {
+		return nil, true
+	}
+	w := &CarryLiza{}
+	var newest time.Time
+	for _, t := range f.Tests {
+		if t.Last.After(newest) {
+			newest = t.Last
+		}
+	}
+	if len(f.Tests) > 0 {
+		w.At = newest.UTC().Format(time.RFC3339)
+	}
+	for name, t := range f.Tests {
+		i, ok := row[name]
+		if !ok {
+			return nil, false
+		}
+		ct := CarryLizaTest{Row: i, Fails: t.Fails}
+		switch fp, isFP := strings.CutPrefix(t.Pattern, fingerprintPattern); {
+		case t.Pattern == "":
+			ct.Fingerprint = "-"
+		case !isFP || !validFingerprint(fp):
+			return nil, false
+		case fp != tests[i].Fingerprint:
+			ct.Fingerprint = fp
+		}
+		if at := t.Last.UTC().Format(time.RFC3339); at != w.At {
+			ct.At = at
+		}
+		w.Tests = append(w.Tests, ct)
+	}
+	slices.SortFunc(w.Tests, func(a, b CarryLizaTest) int { return a.Row - b.Row })
+	return w, true
+}
+
+// fold is l as the engine takes it, its tests named by the entry's rows.
+func (l *CarryLiza) fold(tests []Test) *breaker.LizaFold {
+	f := &breaker.LizaFold{Tests: map[string]*breaker.LizaTest{}}
+	at, _ := time.Parse(time.RFC3339, l.At)
+	for _, t := range l.Tests {
+		if t.Row < 0 || t.Row >= len(tests) {
+			continue
+		}
+		lt := &breaker.LizaTest{Fails: t.Fails, Last: at}
+		switch t.Fingerprint {
+		case "":
+			if fp := tests[t.Row].Fingerprint; fp != "" {
+				lt.Pattern = fingerprintPattern + fp
+			}
+		case "-":
+		default:
+			lt.Pattern = fingerprintPattern + t.Fingerprint
+		}
+		if t.At != "" {
+			lt.Last, _ = time.Parse(time.RFC3339, t.At)
+		}
+		f.Tests[tests[t.Row].FullName()] = lt
+	}
+	return f
 }
 
 // CarryPRP is breaker.PRPFold on the wire, written as a list
@@ -404,6 +563,10 @@ func (e *Entry) setCarry() {
 	if !ok {
 		return
 	}
+	liza, ok := wireLiza(b.Liza, row, e.Tests)
+	if !ok {
+		return
+	}
 	after, limit := c.After, c.Limit
 	if after == breaker.Window-1 {
 		after = 0
@@ -414,7 +577,7 @@ func (e *Entry) setCarry() {
 	w := &Carry{Others: b.Others, After: after, Pushes: b.Pushes, Prior: b.Prior, Reset: resetPrefix(b.Reset), Failed: b.Failed,
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad, PRP: wirePRP(b.PRP)}
+		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad, PRP: wirePRP(b.PRP), Liza: liza}
 	switch {
 	case w.Edge != "":
 	case b.Edge == "" && b.Last != "":
@@ -526,6 +689,9 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 	}
 	if p := w.PRP; p != nil {
 		c.PRP = p.fold()
+	}
+	if l := w.Liza; l != nil {
+		c.Liza = l.fold(e.Tests)
 	}
 	if b := w.BMAD; b != nil {
 		f := &breaker.BMADFold{Threshold: b.Threshold, Sessions: b.Sessions, Succeeded: b.Succeeded, Failed: b.Failed,
@@ -643,6 +809,9 @@ func (e Entry) checkCarry() error {
 		return err
 	}
 	if err := w.PRP.check(); err != nil {
+		return err
+	}
+	if err := w.Liza.check(e.Tests); err != nil {
 		return err
 	}
 	if w.Prior > w.Pushes || w.Failed > w.Pushes {

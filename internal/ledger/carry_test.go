@@ -24,6 +24,12 @@ func carried() Entry {
 	c.Last = c.Edge
 	c.BMAD = &breaker.BMADFold{Threshold: 5, Sessions: 30, Succeeded: 12, Failed: 18, ConsecutiveFailures: 4,
 		NotPassing: map[string]breaker.TestStatus{"pkg.TestC": breaker.StatusFail}, PrevFailed: 1, PrevTotal: 3}
+	at := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
+	c.Liza = &breaker.LizaFold{Tests: map[string]*breaker.LizaTest{
+		"pkg.TestB": {Fails: 5, Pattern: "fingerprint " + Fingerprint("want 1, got 2", ""), Last: at}, // the row's: left out
+		"pkg.TestC": {Fails: 3, Pattern: "fingerprint 00ff00ff", Last: at.Add(-time.Hour)},            // another, earlier
+		"pkg.TestA": {Fails: 1, Last: at},                                                             // no pattern
+	}}
 	opened := time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC)
 	c.PRP = &breaker.PRPFold{Phase: "GREEN", State: breaker.StateOpen, Iterations: 9, NoProgressCount: 4, SameErrorCount: 3,
 		LastErrorHash: "0123456789abcdef", Prev: breaker.PushCounts{Total: 3, Passed: 2, Failed: 1}, PassingChanged: true,
@@ -90,6 +96,13 @@ func TestCarry_RoundTripInsideTheMAC(t *testing.T) {
 			c, p := *e.Carry, *e.Carry.PRP
 			p.State = breaker.StateClosed
 			c.PRP = &p
+			e.Carry = &c
+		},
+		"liza": func(e *Entry) {
+			c, l := *e.Carry, *e.Carry.Liza
+			l.Tests = append([]CarryLizaTest(nil), l.Tests...)
+			l.Tests[0].Fails = 9
+			c.Liza = &l
 			e.Carry = &c
 		},
 	} {
@@ -214,6 +227,11 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 		"prp hash":    {`"0123456789abcdef"`, `"0123"`, "16 hex digits"},
 		"prp time":    {`"2026-11-26T05:00:00Z"`, `"yesterday"`, "RFC 3339"},
 		"prp shape":   {`"prp":["GREEN",`, `"prp":[`, "not 11 values"},
+		"liza at":     {`"liza":["2026-11-26T04:00:00Z"`, `"liza":["soon"`, "liza at"},
+		"liza row":    {`"liza":["2026-11-26T04:00:00Z",[[0,`, `"liza":["2026-11-26T04:00:00Z",[[9,`, "not a row"},
+		"liza fails":  {`[0,1,"-"]`, `[0,0,"-"]`, "outside 1.."},
+		"liza fp":     {`"00ff00ff"`, `"zz"`, "not hex digits"},
+		"liza test":   {`[0,1,"-"]`, `[0]`, "not 1 values"},
 		"length":      {`,"per_test","TestLogin",3]`, `,"per_test","TestLogin"]`, "not 6 values"},
 	} {
 		text := strings.Replace(good, tt.from, tt.to, 1)
