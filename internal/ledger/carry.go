@@ -84,17 +84,21 @@ type Carry struct {
 }
 
 // CarryLiza is breaker.LizaFold on the wire, written as a list
-// (MarshalJSON): [at, tests], tests a list of [row, fails, fingerprint?,
-// at?] for each test that failed at a folded push: the entry's row that
-// names it, how many pushes it failed at, its error pattern's fingerprint
-// when it is not the row's ("-" for none), and when the newest push it
-// failed at was observed when that is not at (the newest of them).
+// (MarshalJSON): [at, fails, rows, tests?]. rows has one character a row
+// of the entry's tests: '-' for a test the fold does not hold, '=' for one
+// that failed at fails pushes, whose error pattern is the row's
+// fingerprint and that last failed at at (the newest of them: a stuck
+// test, the common case), '+' for one listed in tests as [row, fails,
+// fingerprint?, at?]: its fingerprint when not the row's ("-" for none),
+// and when it last failed when not at.
 type CarryLiza struct {
 	At    string
+	Fails int
+	Rows  string
 	Tests []CarryLizaTest
 }
 
-// CarryLizaTest is one test of a CarryLiza.
+// CarryLizaTest is one listed test of a CarryLiza.
 type CarryLizaTest struct {
 	Row, Fails  int
 	Fingerprint string // "" when the row's
@@ -103,25 +107,30 @@ type CarryLizaTest struct {
 
 // MarshalJSON writes the fold as a list.
 func (l CarryLiza) MarshalJSON() ([]byte, error) {
-	tests := make([][]any, 0, len(l.Tests))
-	for _, t := range l.Tests {
-		v := []any{t.Row, t.Fails}
-		if t.Fingerprint != "" || t.At != "" {
-			v = append(v, t.Fingerprint)
+	v := []any{l.At, l.Fails, l.Rows}
+	if len(l.Tests) > 0 {
+		tests := make([][]any, 0, len(l.Tests))
+		for _, t := range l.Tests {
+			tv := []any{t.Row, t.Fails}
+			if t.Fingerprint != "" || t.At != "" {
+				tv = append(tv, t.Fingerprint)
+			}
+			if t.At != "" {
+				tv = append(tv, t.At)
+			}
+			tests = append(tests, tv)
 		}
-		if t.At != "" {
-			v = append(v, t.At)
-		}
-		tests = append(tests, v)
+		v = append(v, tests)
 	}
-	return json.Marshal([]any{l.At, tests})
+	return json.Marshal(v)
 }
 
 // UnmarshalJSON reads the list MarshalJSON writes.
 func (l *CarryLiza) UnmarshalJSON(data []byte) error {
 	*l = CarryLiza{}
 	var raw []json.RawMessage
-	if err := decodeList(data, "the carry's liza fold is [at, tests]", func(n int) bool { return n == 2 }, &l.At, &raw); err != nil {
+	if err := decodeList(data, "the carry's liza fold is [at, fails, rows, tests?]", func(n int) bool { return n == 3 || n == 4 },
+		&l.At, &l.Fails, &l.Rows, &raw); err != nil {
 		return err
 	}
 	for k, r := range raw {
@@ -140,12 +149,31 @@ func (l *CarryLiza) check(tests []Test) error {
 	if l == nil {
 		return nil
 	}
-	if _, err := time.Parse(time.RFC3339, l.At); err != nil && (l.At != "" || len(l.Tests) > 0) {
+	if _, err := time.Parse(time.RFC3339, l.At); err != nil && l.At != "" {
 		return fmt.Errorf("the carry's liza at %q is not an RFC 3339 time", l.At)
 	}
+	if len(l.Rows) != len(tests) {
+		return fmt.Errorf("the carry's liza fold flags %d tests, the entry holds %d", len(l.Rows), len(tests))
+	}
+	if l.Fails < 0 || l.Fails > MaxCarryCount || strings.Contains(l.Rows, "=") && (l.Fails < 1 || l.At == "") {
+		return fmt.Errorf("the carry's liza fails %d is outside 1..%d, or its at is missing", l.Fails, MaxCarryCount)
+	}
+	var listed []int
+	for i := 0; i < len(l.Rows); i++ {
+		switch l.Rows[i] {
+		case '-', '=':
+		case '+':
+			listed = append(listed, i)
+		default:
+			return fmt.Errorf("the carry's liza flag %q of test %d is not one of %q", l.Rows[i], i, "-=+")
+		}
+	}
+	if len(listed) != len(l.Tests) {
+		return fmt.Errorf("the carry's liza fold lists %d tests, its rows flag %d", len(l.Tests), len(listed))
+	}
 	for k, t := range l.Tests {
-		if t.Row < 0 || t.Row >= len(tests) || (k > 0 && t.Row <= l.Tests[k-1].Row) {
-			return fmt.Errorf("the carry's liza test %d names row %d, not a row of the entry's tests in order", k+1, t.Row)
+		if t.Row != listed[k] {
+			return fmt.Errorf("the carry's liza test %d names row %d, not the row its flags list there (%d)", k+1, t.Row, listed[k])
 		}
 		if t.Fails < 1 || t.Fails > MaxCarryCount {
 			return fmt.Errorf("the carry's liza test %d failed at %d pushes, outside 1..%d", k+1, t.Fails, MaxCarryCount)
@@ -182,7 +210,7 @@ func wireLiza(f *breaker.LizaFold, row map[string]int, tests []Test) (*CarryLiza
 	if f == nil {
 		return nil, true
 	}
-	w := &CarryLiza{}
+	w := &CarryLiza{Rows: strings.Repeat("-", len(tests))}
 	var newest time.Time
 	for _, t := range f.Tests {
 		if t.Last.After(newest) {
@@ -192,6 +220,8 @@ func wireLiza(f *breaker.LizaFold, row map[string]int, tests []Test) (*CarryLiza
 	if len(f.Tests) > 0 {
 		w.At = newest.UTC().Format(time.RFC3339)
 	}
+	byRow := map[int]CarryLizaTest{}
+	common := map[int]int{} // fails → tests that need nothing else
 	for name, t := range f.Tests {
 		i, ok := row[name]
 		if !ok {
@@ -209,9 +239,29 @@ func wireLiza(f *breaker.LizaFold, row map[string]int, tests []Test) (*CarryLiza
 		if at := t.Last.UTC().Format(time.RFC3339); at != w.At {
 			ct.At = at
 		}
-		w.Tests = append(w.Tests, ct)
+		byRow[i] = ct
+		if ct.Fingerprint == "" && ct.At == "" {
+			common[ct.Fails]++
+		}
 	}
-	slices.SortFunc(w.Tests, func(a, b CarryLizaTest) int { return a.Row - b.Row })
+	for fails, n := range common {
+		if n > common[w.Fails] || n == common[w.Fails] && fails < w.Fails {
+			w.Fails = fails
+		}
+	}
+	rows := []byte(w.Rows)
+	for i := range rows {
+		ct, ok := byRow[i]
+		switch {
+		case !ok:
+		case ct.Fingerprint == "" && ct.At == "" && ct.Fails == w.Fails:
+			rows[i] = '='
+		default:
+			rows[i] = '+'
+			w.Tests = append(w.Tests, ct)
+		}
+	}
+	w.Rows = string(rows)
 	return w, true
 }
 
@@ -219,20 +269,27 @@ func wireLiza(f *breaker.LizaFold, row map[string]int, tests []Test) (*CarryLiza
 func (l *CarryLiza) fold(tests []Test) *breaker.LizaFold {
 	f := &breaker.LizaFold{Tests: map[string]*breaker.LizaTest{}}
 	at, _ := time.Parse(time.RFC3339, l.At)
+	pattern := func(row int, fp string) string {
+		switch fp {
+		case "":
+			if fp = tests[row].Fingerprint; fp == "" {
+				return ""
+			}
+		case "-":
+			return ""
+		}
+		return fingerprintPattern + fp
+	}
+	for i := 0; i < len(l.Rows) && i < len(tests); i++ {
+		if l.Rows[i] == '=' {
+			f.Tests[tests[i].FullName()] = &breaker.LizaTest{Fails: l.Fails, Pattern: pattern(i, ""), Last: at}
+		}
+	}
 	for _, t := range l.Tests {
 		if t.Row < 0 || t.Row >= len(tests) {
 			continue
 		}
-		lt := &breaker.LizaTest{Fails: t.Fails, Last: at}
-		switch t.Fingerprint {
-		case "":
-			if fp := tests[t.Row].Fingerprint; fp != "" {
-				lt.Pattern = fingerprintPattern + fp
-			}
-		case "-":
-		default:
-			lt.Pattern = fingerprintPattern + t.Fingerprint
-		}
+		lt := &breaker.LizaTest{Fails: t.Fails, Pattern: pattern(t.Row, t.Fingerprint), Last: at}
 		if t.At != "" {
 			lt.Last, _ = time.Parse(time.RFC3339, t.At)
 		}
