@@ -34,6 +34,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/forge"
@@ -429,6 +431,15 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		e.PrevHeads, e.Since, e.Seq = evaluate.NamePrevHeads(written, history, h)
 		block, w := ledger.Encode(e, c.key)
 		text := "The ledger entry of this head.\n\n" + block
+		// As the Action's writer relays them (action.Relay): the entries
+		// the next run needs from far behind this head.
+		read := l.Entries
+		if l.From != nil {
+			read = append(slices.Clone(read), *l.From)
+		}
+		if rb := ledger.EncodeRelay(action.Relay(w, read, upTo(snap.Commits(), h), run.Belongs), c.key); rb != "" {
+			text += "\n" + rb
+		}
 		c.ledgerBytes += len(text)
 		c.newestBytes = len(block)
 		if os.Getenv("ACTIONCOST_SHOW") != "" && i == len(heads)-1 {
@@ -439,6 +450,16 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		written = append(written, w)
 	}
 	return nil
+}
+
+// upTo is commits up to head (all of them when head is not one).
+func upTo(commits []breaker.Commit, head string) []breaker.Commit {
+	for i, c := range commits {
+		if breaker.SameSHA(c.SHA, head) {
+			return commits[:i+1]
+		}
+	}
+	return commits
 }
 
 // once runs the Action on the head and records its cost; the check run it

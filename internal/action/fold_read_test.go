@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -187,6 +188,58 @@ func TestFoldRead_DecidesAsTheWholeLine(t *testing.T) {
 			t.Errorf("ledger-read: every-page, push %d: read %d entries and a carry of %d; want every entry (%d), no carry:\n%s",
 				i+1, o.Decision.Ledger.Entries, o.Decision.Ledger.Folded, i, o.stdout)
 		}
+	}
+}
+
+// Pushes of eight commits each: the newest 16 pushes span more than the
+// newest 100 commits the read asks for, so each run's check run relays the
+// entries the next one needs from far behind its head (ledger.EncodeRelay),
+// and every push still reads one query, keyed or unsigned, deciding as
+// every page does (issue 29).
+func TestFoldRead_PushesOfSeveralCommits(t *testing.T) {
+	t.Parallel()
+	line := foldLine()
+	commits := func(r *rig, i int) { r.commitMany("agent/fix-login", 8) }
+	runs, _ := sameAsEveryPage(t, line, commits, nil, judged, everyPush)
+	for name, outs := range runs {
+		last := outs[len(line)-1]
+		if !strings.Contains(last.stdout, "the newest entry's carry folds 8 pushes, and the 15 entries after it are there") {
+			t.Errorf("%s: the last push did not start from a carry of 8 pushes:\n%s", name, last.stdout)
+		}
+	}
+}
+
+// A relay edited in the newest check run (with a key: its ids no longer
+// verify) is ignored, said in the log: that push reads every page and
+// decides as it would have.
+func TestFoldRead_AnEditedRelayIsIgnored(t *testing.T) {
+	t.Parallel()
+	line := foldLine()[:20]
+	r := lineRig(t, rigKey, "agent/fix-login")
+	var o outcome
+	for i, st := range line {
+		if i == len(line)-1 {
+			newest := r.checkRun(r.git("rev-parse", "HEAD"))
+			if !strings.Contains(newest.Text, "greenlight-relay") {
+				t.Fatalf("the newest check run relays nothing:\n%s", newest.Text)
+			}
+			edited := regexp.MustCompile(`"id":[0-9]+`).ReplaceAllString(newest.Text, `"id":99999`)
+			r.srv.SetCheckRunText(newest.ID, edited)
+		}
+		r.commitMany("agent/fix-login", 8)
+		r.resultsOrNone(st)
+		r.open(7, "agent/fix-login")
+		if o = r.push("agent/fix-login"); o.Err != nil || o.Decision == nil {
+			t.Fatalf("push %d: %v\n%s", i+1, o.Err, o.stdout)
+		}
+	}
+	if !strings.Contains(o.stdout, "holds a relay that does not read (relay block does not verify with the ledger key): ignored") ||
+		!strings.Contains(o.stdout, "read every page") {
+		t.Errorf("the push after the edited relay did not ignore it and read every page:\n%s", o.stdout)
+	}
+	if d := o.Decision; len(d.Ledger.Tampered) > 0 || d.Ledger.Entries != len(line)-1 || d.Ledger.Folded != 0 {
+		t.Errorf("the push after the edited relay read %d entries and a carry of %d, tampered %v; want every entry (%d), none tampered (they verify)",
+			d.Ledger.Entries, d.Ledger.Folded, d.Ledger.Tampered, len(line)-1)
 	}
 }
 

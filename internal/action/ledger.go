@@ -161,11 +161,14 @@ func readFromCarry(r *run, q LedgerQuery, st LedgerState, who evaluate.Run) (Dec
 	}
 	page := Decoded{appID: q.AppID, checkName: q.CheckName}
 	page.add(st.Runs)
-	page.done()
 	before := r.before
 	if before == "" {
 		before = newestOwnHead(page, who, r.head, []byte(r.in.LedgerKey))
 	}
+	for _, note := range page.addRelays(st.Runs, before, []byte(r.in.LedgerKey)) {
+		r.ax.Logf("breaker: %s", note)
+	}
+	page.done()
 	window, from, edge, why := foldedLine(page, who, before, r.head, []byte(r.in.LedgerKey))
 	if why != "" {
 		r.ax.Logf("breaker: not starting from the newest entry's carry: %s", why)
@@ -329,6 +332,34 @@ func (d *Decoded) add(runs []CheckRunText) {
 	d.TamperedIDs = append(d.TamperedIDs, ids...)
 	d.Notes = append(d.Notes, notes...)
 	d.others += others
+}
+
+// addRelays adds the entries the breaker's check runs at head relay
+// (ledger.DecodeRelay) that the read does not hold already: the entries
+// the newest one's carry needs from far behind head. A relay that does not
+// read, or does not verify with key, adds nothing (the run then reads
+// every page, as without it), and notes says so.
+func (d *Decoded) addRelays(runs []CheckRunText, head string, key []byte) (notes []string) {
+	if head == "" {
+		return nil
+	}
+	for _, run := range runs {
+		if !breaker.SameSHA(run.HeadSHA, head) || !ownApp(run, d.appID) {
+			continue
+		}
+		relayed, err := ledger.DecodeRelay(run.Text, key)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("check run %d on %s holds a relay that does not read (%v): ignored", run.ID, breaker.ShortSHA(run.HeadSHA), err))
+			continue
+		}
+		for _, e := range relayed {
+			if !d.seen[e.CheckRunID] {
+				d.seen[e.CheckRunID] = true
+				d.Entries = append(d.Entries, e)
+			}
+		}
+	}
+	return notes
 }
 
 // done orders the entries and says how many runs of another app were
@@ -641,6 +672,13 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 		}
 		conclusion, title = "neutral", report.SafeLine(report.Clip(verb+title, 200))
 	}
+	if rb := ledger.EncodeRelay(relayed(r, snap, entry), key); rb != "" {
+		if len(text)+len(rb) < maxCheckText-1024 {
+			text += "\n" + rb
+		} else {
+			r.note("the entries the next run needs from far behind this head did not fit this check run's text: that run reads every page of the ledger")
+		}
+	}
 	run := redactCheckRun(r, CheckRun{
 		Name: r.in.CheckName, HeadSHA: snap.Head(), Conclusion: conclusion, Title: title,
 		Summary: report.Markdown(d, report.Options{MaxBytes: maxCheckText - 1000, FullReport: r.gh.RunURL, Redactor: r.red}),
@@ -656,6 +694,61 @@ func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breake
 		r.note("could not write check run %s, so this push is not in the ledger: %v", r.in.CheckName, err)
 	}
 	return err
+}
+
+// relayDistance is how far behind a head (in commits of its branch) an
+// entry the next run's window needs is relayed: the next run reads the
+// pull request's newest 100 commits, so a push of up to 100-relayDistance
+// commits still finds the ones nearer.
+const relayDistance = 50
+
+// relayed are the entries this run's check run relays (Relay), from what
+// it read of the line.
+func relayed(r *run, snap evaluate.Snapshot, e ledger.Entry) []ledger.Entry {
+	if r.state == nil {
+		return nil
+	}
+	l := r.state.ledger
+	read := l.Entries
+	if l.From != nil {
+		read = append(slices.Clone(read), *l.From)
+	}
+	return Relay(e, read, snap.Commits(), snap.Belongs)
+}
+
+// Relay is what the check run of entry e relays (ledger.EncodeRelay): the
+// entries the next run, starting from e's carry, needs (the newest
+// entries below e: its window and the carry's newest push) whose heads lie
+// relayDistance commits or more behind e's head on its branch (commits,
+// base..head), of those read (this pull request's: belongs). A head a
+// force push took away is in the next read's force pushes. None when e
+// keeps no carry, or the next run finds them all in its read.
+func Relay(e ledger.Entry, read []ledger.Entry, commits []breaker.Commit, belongs func(ledger.Entry) bool) []ledger.Entry {
+	if e.Carry == nil {
+		return nil
+	}
+	far := map[string]bool{} // on the branch, relayDistance commits or more behind e's head
+	for i := len(commits) - 1 - relayDistance; i >= 0; i-- {
+		far[strings.ToLower(commits[i].SHA)] = true
+	}
+	lo := e.Seq - e.Carry.NewestEntries()
+	var keep []ledger.Entry
+	seen := map[int64]bool{}
+	n := 0
+	for _, le := range read {
+		if le.Kind == ledger.KindBase || le.CheckRunID == 0 || seen[le.CheckRunID] || le.Seq < lo || le.Seq >= e.Seq || !belongs(le) {
+			continue
+		}
+		seen[le.CheckRunID] = true
+		if n++; far[strings.ToLower(le.Head)] {
+			keep = append(keep, le)
+		}
+	}
+	if len(keep) == 0 || n > ledger.MaxRelay {
+		return nil // the next run finds them all in its read, or they are more than a relay holds
+	}
+	ledger.Sort(keep)
+	return keep
 }
 
 // openElsewhere names the pull requests or branches (other than this
