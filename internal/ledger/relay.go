@@ -51,7 +51,7 @@ func EncodeRelay(entries []Entry, key []byte) string {
 	}
 	w := relayWire{}
 	for _, e := range entries {
-		w.Runs = append(w.Runs, relayRun{ID: e.CheckRunID, Entry: e.normal().json()})
+		w.Runs = append(w.Runs, relayRun{ID: e.CheckRunID, Entry: e.json()}) // as read: its rows in their order
 	}
 	if len(key) > 0 {
 		w.MAC = relayMAC(w.Runs, key)
