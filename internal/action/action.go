@@ -71,6 +71,9 @@ type run struct {
 	// entries among the newest 100 (a push's listed commits, or a pull
 	// request longer than a page).
 	wideBefore bool
+	// beforeDepth is how many of before's commits that history holds
+	// (forge.BeforeDepth when 0).
+	beforeDepth int
 }
 
 // Run runs the Action once for the event the runner gave.

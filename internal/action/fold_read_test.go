@@ -195,11 +195,18 @@ func TestFoldRead_DecidesAsTheWholeLine(t *testing.T) {
 // newest 100 commits the read asks for, so each run's check run relays the
 // entries the next one needs from far behind its head (ledger.EncodeRelay),
 // and every push still reads one query, keyed or unsigned, deciding as
-// every page does (issue 29).
+// every page does (issue 29); so does a push of 60 commits after them,
+// which reads 50 of before's commits too.
 func TestFoldRead_PushesOfSeveralCommits(t *testing.T) {
 	t.Parallel()
 	line := foldLine()
-	commits := func(r *rig, i int) { r.commitMany("agent/fix-login", 8) }
+	commits := func(r *rig, i int) {
+		n := 8
+		if i == len(line)-1 {
+			n = 60 // then a larger push: before's history holds the nearer entries
+		}
+		r.commitMany("agent/fix-login", n)
+	}
 	runs, _ := sameAsEveryPage(t, line, commits, nil, judged, everyPush)
 	for name, outs := range runs {
 		last := outs[len(line)-1]

@@ -115,7 +115,7 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 	nq := q
 	nq.Newest = true
 	if r.wideBefore {
-		nq.Before = r.before
+		nq.Before, nq.BeforeDepth = r.before, r.beforeDepth
 	}
 	if st, err = r.api.ledger.ReadLedger(ctx, nq); err != nil {
 		return st, read, 0, "", err

@@ -27,7 +27,11 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 			"run the breaker on push events GitHub sends, or on pull_request"))
 	}
 	r.setBefore(p.Before)
-	r.wideBefore = p.Commits > forge.NewestCommits-forge.BeforeDepth
+	// A push of more than relayDistance commits leaves entries nearer
+	// than that to before out of the newest commits, and the relay at
+	// before holds only the farther ones: read that many of before's
+	// commits too (5 points instead of 4).
+	r.wideBefore, r.beforeDepth = p.Commits > relayDistance, relayDistance
 	var pr *forge.PullRequest
 	found, ok, err := r.api.pulls.FindPullRequest(ctx, p.After)
 	switch {

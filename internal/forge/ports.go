@@ -170,9 +170,15 @@ type LedgerQuery struct {
 	// the same query, so the line's newest entries are there however many
 	// commits the push added.
 	Before string
+	// BeforeDepth is how many of before's commits it reads: BeforeDepth
+	// when 0.
+	BeforeDepth int
 }
 
-// BeforeDepth is how many commits of a push's before a Newest read reads.
+// BeforeDepth is how many commits of a push's before a Newest read reads,
+// unless the query says otherwise: 4 points by GitHub's calculation with
+// the rest of the read (each commit costs two requests, its check suite and
+// its check runs; 50 make 5 points).
 const BeforeDepth = 20
 
 // NewestCommits is how many of a pull request's newest commits a Newest

@@ -198,14 +198,14 @@ type prNewest struct {
 	Comments prComments `graphql:"comments(last: 100)"`
 }
 
-// beforeHistory is the ledger of the newest forge.BeforeDepth commits of
+// beforeHistory is the ledger of the newest LedgerQuery.BeforeDepth commits of
 // a push's before (LedgerQuery.Before), read with the newest commits.
 type beforeHistory struct {
 	Object *struct {
 		Commit struct {
 			History struct {
 				Nodes []ledgerCommit
-			} `graphql:"history(first: 20)"`
+			} `graphql:"history(first: $depth)"`
 		} `graphql:"... on Commit"`
 	} `graphql:"object(oid: $before)"`
 }
@@ -470,9 +470,14 @@ func (c *Client) ReadLedger(ctx context.Context, q forge.LedgerQuery) (forge.Led
 // before in the same query (LedgerQuery.Before).
 func readNewestBefore(ctx context.Context, lr *ledgerRead, q forge.LedgerQuery) (prLedgerQuery[prNewest], *beforeHistory, error) {
 	lr.all["before"] = githubv4.GitObjectID(q.Before)
+	depth := q.BeforeDepth
+	if depth <= 0 || depth > forge.NewestCommits {
+		depth = forge.BeforeDepth
+	}
+	lr.all["depth"] = githubv4.Int(depth)
 	if q.Base == "" {
 		var res prNewestBeforeQuery
-		if err := lr.c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number", "before")); err != nil {
+		if err := lr.c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number", "before", "depth")); err != nil {
 			return res.prLedgerQuery, nil, err
 		}
 		lr.spent(res.RateLimit)
@@ -483,7 +488,7 @@ func readNewestBefore(ctx context.Context, lr *ledgerRead, q forge.LedgerQuery) 
 	}
 	var res prNewestBaseBeforeQuery
 	lr.all["base"] = githubv4.GitObjectID(q.Base)
-	if err := lr.c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number", "base", "before")); err != nil {
+	if err := lr.c.query(ctx, lr.op, &res, lr.vars("tagPrefix", "suites", "runs", "number", "base", "before", "depth")); err != nil {
 		return res.prLedgerQuery, nil, err
 	}
 	lr.spent(res.RateLimit)
