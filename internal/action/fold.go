@@ -65,11 +65,6 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 	if from == nil {
 		return nil, nil, "", "no verified entry of this pull request at the push's before, " + breaker.ShortSHA(before) + ", keeps a carry"
 	}
-	if len(key) == 0 && from.Carry.Reset != "" {
-		// Without a key a reset record is read back against its comment at
-		// every run (DESIGN §5), which needs the entry that holds it.
-		return nil, nil, "", "without a ledger key a reset is checked against its comment at every run, and the carry folded one"
-	}
 	if next := from.Seq + 1; next%(ledger.SkipBase*ledger.SkipBase) == 0 {
 		return nil, nil, "", fmt.Sprintf("this run's entry, the %dth of the line, names an entry %d below it, older than the newest ones", next, ledger.SkipBase*ledger.SkipBase)
 	}

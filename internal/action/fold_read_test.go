@@ -428,11 +428,59 @@ func TestFoldRead_AfterAResetTheCarryFoldsIt(t *testing.T) {
 			t.Errorf("push %d after the reset: keyed\n  %s\nunsigned\n  %s\nevery page\n  %s", i+1, lines[0][i], lines[1][i], lines[2][i])
 		}
 	}
-	if !strings.Contains(last[0].stdout, "the newest entry's carry folds") || last[0].Decision.ResetSHA == "" {
-		t.Errorf("the last keyed push did not start from a carry that folded the reset (reset %q):\n%s", last[0].Decision.ResetSHA, last[0].stdout)
+	for n, name := range []string{"keyed", "unsigned"} {
+		if !strings.Contains(last[n].stdout, "the newest entry's carry folds") || last[n].Decision.ResetSHA == "" {
+			t.Errorf("the last %s push did not start from a carry that folded the reset (reset %q):\n%s", name, last[n].Decision.ResetSHA, last[n].stdout)
+		}
 	}
-	if why := "without a ledger key a reset is checked against its comment at every run"; !strings.Contains(last[1].stdout, why) {
-		t.Errorf("the last unsigned push does not say %q:\n%s", why, last[1].stdout)
+}
+
+// Without a key the reset a carry folded is read back against its comment
+// at every run (DESIGN §5): the run starts from the carry while the
+// comment verifies (one query, and the comment and its author's
+// permission read back); once the comment is edited the run reads the
+// whole line, where the reset is not honoured, as every page decides.
+func TestFoldRead_UnsignedCarryReadsItsResetBack(t *testing.T) {
+	t.Parallel()
+	var lines [2][]string
+	var outs [2][]outcome
+	for n, setup := range []string{unsigned, everyPage} {
+		r := lineRig(t, setup, "copilot/fix-login")
+		r.tripOn(7, "copilot/fix-login")
+		if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.state() != "CLOSED" {
+			t.Fatalf("the reset: %q\n%s", o.state(), o.stdout)
+		}
+		reset := r.srv.CommentsByAuthor(7, "alice")[0].ID
+		for i := 0; i < 19; i++ {
+			if i == 18 {
+				r.srv.EditCommentAs(reset, "/breaker reset copilot-fix-login (edited)")
+			}
+			r.commit(fmt.Sprintf("Fix the login, take %d", i+1), "")
+			r.results(map[string]string{"TestLogin": "fail", "TestLogout": map[bool]string{true: "fail", false: "pass"}[i%5 == 0]})
+			r.open(7, "copilot/fix-login")
+			n0 := len(r.srv.GraphQLCosts())
+			o := r.push("copilot/fix-login")
+			if o.Err != nil || o.Decision == nil {
+				t.Fatalf("%q push %d after the reset: %v\n%s", setup, i+1, o.Err, o.stdout)
+			}
+			if setup == unsigned && i == 17 && (r.graphQLSince(n0) != 1 || !strings.Contains(o.stdout, "the newest entry's carry folds")) {
+				t.Errorf("the unsigned push before the edit read %d queries and did not start from the carry:\n%s", r.graphQLSince(n0), o.stdout)
+			}
+			lines[n] = append(lines[n], judged(*o.Decision))
+			outs[n] = append(outs[n], o)
+		}
+	}
+	for i := range lines[0] {
+		if lines[0][i] != lines[1][i] {
+			t.Errorf("push %d after the reset: unsigned\n  %s\nevery page\n  %s", i+1, lines[0][i], lines[1][i])
+		}
+	}
+	edited := outs[0][18]
+	if !strings.Contains(edited.stdout, "the reset it folded is not honoured (comment") || strings.Contains(edited.stdout, "the newest entry's carry folds") {
+		t.Errorf("the unsigned push after the reset's comment was edited started from the carry:\n%s", edited.stdout)
+	}
+	if edited.Decision.ResetSHA != "" || edited.Decision.State != breaker.StateOpen {
+		t.Errorf("after the edit: reset %q, %s; want no reset honoured, OPEN again", edited.Decision.ResetSHA, edited.Decision.State)
 	}
 }
 

@@ -123,7 +123,7 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 	who := evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}
 	hasBefore := r.before != "" && slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) })
 	if !r.wholeLine { // the read holds before's history too, however many commits the push added
-		if page, ok := readFromCarry(r, q, st, who); ok {
+		if page, ok := readFromCarry(ctx, r, q, st, who); ok {
 			return st, page, 0, "", nil
 		}
 	}
@@ -154,7 +154,7 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 // readFromCarry takes the entries after the carry of the entry at the
 // push's before out of the read of the newest commits (foldedLine); ok
 // false, said in the log, when it cannot.
-func readFromCarry(r *run, q LedgerQuery, st LedgerState, who evaluate.Run) (Decoded, bool) {
+func readFromCarry(ctx context.Context, r *run, q LedgerQuery, st LedgerState, who evaluate.Run) (Decoded, bool) {
 	if n := len(st.Commits); n == 0 || !breaker.SameSHA(st.Commits[n-1], r.head) {
 		r.ax.Logf("breaker: not starting from the newest entry's carry: this run's head, %s, is not the pull request's newest commit", breaker.ShortSHA(r.head))
 		return Decoded{}, false
@@ -174,10 +174,34 @@ func readFromCarry(r *run, q LedgerQuery, st LedgerState, who evaluate.Run) (Dec
 		r.ax.Logf("breaker: not starting from the newest entry's carry: %s", why)
 		return Decoded{}, false
 	}
+	if len(r.in.LedgerKey) == 0 && from.Carry.Reset != "" {
+		// Without a key a reset is read back against its comment at every
+		// run (DESIGN §5): the carry keeps who asked for it, and where.
+		if why := carryResetUnverified(ctx, r, q.PR, *from, st.Pushers); why != "" {
+			r.ax.Logf("breaker: not starting from the newest entry's carry: the reset it folded is not honoured (%s); the whole line is read", why)
+			return Decoded{}, false
+		}
+	}
 	r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the newest entry's carry folds %d pushes, and the %d entries after it are there",
 		from.Carry.Pushes, len(window))
 	page.Entries, page.From, page.Edge = window, from, edge
 	return page, true
+}
+
+// carryResetUnverified says why the reset the carry of entry from folded
+// does not verify now ("" when it does): its comment read back as a
+// reset record's is (resetUnverified).
+func carryResetUnverified(ctx context.Context, r *run, pr int, from ledger.Entry, pushers []string) string {
+	by := from.Carry.ResetBy
+	if by == nil {
+		return "the carry does not say which comment asked for it"
+	}
+	e := ledger.Entry{Head: from.Head, PR: from.PR, Slice: from.Slice, Reset: &ledger.Reset{Author: by.Author, CommentID: by.CommentID}}
+	why, err := resetUnverified(ctx, r, pr, e, pushers, map[int64]bool{})
+	if err != nil {
+		return "reading its comment back failed: " + err.Error()
+	}
+	return why
 }
 
 // wholeLine says why the entries read from the newest commits, their

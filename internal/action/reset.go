@@ -69,7 +69,7 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 	// decide that head as reset there (the rollback commit is no attempt).
 	// The reset is recorded in the ledger on the head, with who and why,
 	// and the head's check turns to the new verdict.
-	d := snap.DecideReset(refs.engine(slice), slice, breaker.ResetRecord{Author: x.reset.Author, Text: x.reset.Text, At: x.reset.At})
+	d := snap.DecideReset(refs.engine(slice), slice, breaker.ResetRecord{Author: x.reset.Author, Text: x.reset.Text, At: x.reset.At, CommentID: x.reset.CommentID})
 	if err := writeCheckRun(ctx, r, snap, d, x); err != nil && !r.in.DryRun {
 		return r.fail("cannot record the reset", fmt.Errorf("the reset is the check run %s on %s, and it could not be written, so nothing was reset: %w",
 			r.in.CheckName, breaker.ShortSHA(pr.HeadSHA), err))

@@ -55,10 +55,13 @@ type Carry struct {
 	Pushes int // pushes folded
 	Prior  int // of them, observed up to the reset record
 	// Reset is the head of the newest folded push that records a verified
-	// reset of the slice ("" when none): where its attempts split.
-	Reset  string
-	Failed int    // of them, with results, after the reset, failed
-	Last   string // the newest folded push's head
+	// reset of the slice ("" when none): where its attempts split; ResetBy
+	// who asked for it and in which comment (what a run without a ledger
+	// key reads back).
+	Reset   string
+	ResetBy ResetBy
+	Failed  int    // of them, with results, after the reset, failed
+	Last    string // the newest folded push's head
 	// Edge is the newest commit a folded push brought (of the heads of the
 	// folded pushes, the one latest in the branch's history when folded):
 	// the commits at or before it are the carry's, the window's pushes
@@ -91,6 +94,12 @@ type Carry struct {
 	BMAD *BMADFold
 	PRP  *PRPFold
 	Liza *LizaFold
+}
+
+// ResetBy is who asked for a folded reset, and in which comment.
+type ResetBy struct {
+	Author    string
+	CommentID int64
 }
 
 // AttemptFold is what a carry keeps of the declared attempts of its
@@ -350,6 +359,7 @@ func (c *Carry) step(p Push, s *PushSummary, flip func(string) bool, base map[st
 	c.record(p, s.Prior)
 	if p.Reset != nil && p.Slice != "" {
 		c.Reset = p.Head
+		c.ResetBy = ResetBy{Author: p.Reset.Author, CommentID: p.Reset.CommentID}
 	}
 	c.Pushes++
 	if s.Prior {

@@ -79,6 +79,9 @@ type ResetRecord struct {
 	Author string
 	Text   string
 	At     time.Time
+	// CommentID is the maintainer's comment that asked for it, which a run
+	// without a ledger key reads back at every run (a carry keeps it).
+	CommentID int64
 }
 
 // Verdict is a decision as the ledger keeps it.

@@ -144,7 +144,7 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 		Counts:  breaker.PushCounts{Total: e.Counts.Total, Passed: e.Counts.Passed, Failed: e.Counts.Failed + e.Counts.Errored},
 		Tests:   make(map[string]breaker.PushTest, len(e.Tests)), Declared: map[string]breaker.PushTest{}}
 	if e.Reset != nil {
-		p.Reset = &breaker.ResetRecord{Author: e.Reset.Author, Text: e.Reset.Text, At: e.Reset.At}
+		p.Reset = &breaker.ResetRecord{Author: e.Reset.Author, Text: e.Reset.Text, At: e.Reset.At, CommentID: e.Reset.CommentID}
 	}
 	p.KnownBefore = e.KnownBefore()
 	if e.Infra != nil {

@@ -35,13 +35,16 @@ type Carry struct {
 	// push that records a reset (its reader finds the commit in the
 	// branch's history; a reset whose head the branch no longer has is
 	// read from the whole line).
-	Reset         string `json:"reset,omitempty"`
-	Failed        int    `json:"failed,omitempty"`
-	Streak        int    `json:"streak,omitempty"`
-	ResultsStreak int    `json:"results_streak,omitempty"`
-	Extra         int    `json:"extra,omitempty"`
-	NoProgress    bool   `json:"no_progress,omitempty"`
-	NoResults     bool   `json:"no_results,omitempty"`
+	Reset string `json:"reset,omitempty"`
+	// ResetBy is the login that asked for that reset and the id of its
+	// comment, which a run without a ledger key reads back at every run.
+	ResetBy       *CarryResetBy `json:"reset_by,omitempty"`
+	Failed        int           `json:"failed,omitempty"`
+	Streak        int           `json:"streak,omitempty"`
+	ResultsStreak int           `json:"results_streak,omitempty"`
+	Extra         int           `json:"extra,omitempty"`
+	NoProgress    bool          `json:"no_progress,omitempty"`
+	NoResults     bool          `json:"no_results,omitempty"`
 	// MinFailing is -1 when no folded push had results.
 	MinFailing int `json:"min_failing"`
 	// Recorded is the trip reason of the first OPEN verdict a folded push
@@ -447,6 +450,24 @@ func (b *CarryBMAD) UnmarshalJSON(data []byte) error {
 		&b.Threshold, &b.Sessions, &b.Succeeded, &b.Failed, &b.Consecutive, &b.Triggered, &b.PrevFailed, &b.PrevTotal, &b.NotPassing)
 }
 
+// CarryResetBy is breaker.ResetBy on the wire, written as a list:
+// [comment_id, author].
+type CarryResetBy struct {
+	CommentID int64
+	Author    string
+}
+
+// MarshalJSON writes it as a list.
+func (r CarryResetBy) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{r.CommentID, r.Author})
+}
+
+// UnmarshalJSON reads the list MarshalJSON writes.
+func (r *CarryResetBy) UnmarshalJSON(data []byte) error {
+	*r = CarryResetBy{}
+	return decodeList(data, "the carry's reset_by is [comment_id, author]", func(n int) bool { return n == 2 }, &r.CommentID, &r.Author)
+}
+
 // CarryAttempts is breaker.AttemptFold on the wire, written as a list
 // (MarshalJSON): [counted, prior, failed, per_test, trip, test, count],
 // the trailing ones left out when empty.
@@ -635,6 +656,9 @@ func (e *Entry) setCarry() {
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
 		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad, PRP: wirePRP(b.PRP), Liza: liza}
+	if b.Reset != "" && (b.ResetBy.CommentID > 0 || b.ResetBy.Author != "") {
+		w.ResetBy = &CarryResetBy{CommentID: b.ResetBy.CommentID, Author: b.ResetBy.Author}
+	}
 	switch {
 	case w.Edge != "":
 	case b.Edge == "" && b.Last != "":
@@ -743,6 +767,9 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 		c.Edge = ""
 	default:
 		c.Edge = w.Edge
+	}
+	if r := w.ResetBy; r != nil {
+		c.ResetBy = breaker.ResetBy{CommentID: r.CommentID, Author: r.Author}
 	}
 	if p := w.PRP; p != nil {
 		c.PRP = p.fold()
@@ -861,6 +888,9 @@ func (e Entry) checkCarry() error {
 	}
 	if err := w.Attempts.check(); err != nil {
 		return err
+	}
+	if r := w.ResetBy; r != nil && (w.Reset == "" || r.CommentID < 0 || len(r.Author) > 100) {
+		return fmt.Errorf("the carry's reset_by [%d, %.40q] names no reset, a comment id below 0 or a login over 100 bytes", r.CommentID, r.Author)
 	}
 	if err := w.BMAD.check(len(e.Tests)); err != nil {
 		return err

@@ -39,6 +39,7 @@ func carried() Entry {
 	c.Recorded = &breaker.Verdict{State: breaker.StateOpen, TripReason: breaker.TripNoProgress}
 	c.Verdicts, c.Open = true, true
 	c.Prior, c.Reset = 12, strings.Repeat("ef", 20)
+	c.ResetBy = breaker.ResetBy{Author: "alice", CommentID: 4242}
 	c.Tests["pkg.TestB"] = &breaker.CarryTest{Failed: true, Flip: breaker.FlipFailed}
 	c.Tests["pkg.TestA"] = &breaker.CarryTest{Failed: true, Passed: true, PassedAfterFail: true, Flaky: true, Flip: breaker.FlipFlips}
 	e.FoldCarry = &FoldHint{Carry: c, After: 15, Limit: 3, Base: Digest([]string{"pkg.TestZ"})}
@@ -234,6 +235,8 @@ func TestCarry_DecodeRefuses(t *testing.T) {
 		"liza common": {`,5,"+=+"`, `,0,"+=+"`, "liza fails 0"},
 		"liza fails":  {`[0,1,"-"]`, `[0,0,"-"]`, "outside 1.."},
 		"liza fp":     {`"00ff00ff"`, `"zz"`, "not hex digits"},
+		"reset by":    {`"reset_by":[4242,`, `"reset_by":[-1,`, "comment id below 0"},
+		"reset by 2":  {`"reset_by":[4242,"alice"]`, `"reset_by":[4242]`, "not 1 values"},
 		"liza test":   {`[0,1,"-"]`, `[0]`, "not 1 values"},
 		"length":      {`,"per_test","TestLogin",3]`, `,"per_test","TestLogin"]`, "not 6 values"},
 	} {
