@@ -138,7 +138,10 @@ func route(ctx context.Context, r *run) Outcome {
 	case ev.PullRequest != nil && ev.Action == "closed":
 		return onClosed(ctx, r, *ev.PullRequest)
 	case ev.PullRequest != nil:
-		r.wideBefore = ev.Commits > forge.NewestCommits
+		// A synchronize does not say how many commits it added: on a pull
+		// request longer than a page, read relayDistance of before's
+		// commits (5 points), which the relay at before continues.
+		r.wideBefore, r.beforeDepth = ev.Commits > forge.NewestCommits, relayDistance
 		return onPullRequest(ctx, r, ev.Action, ev.Before, *ev.PullRequest)
 	case ev.Comment != nil:
 		return onComment(ctx, r, ev.Action, *ev.Comment)
