@@ -77,8 +77,12 @@ type Carry struct {
 	// id, or "none" when no folded head was on the branch.
 	Edge string `json:"edge,omitempty"`
 	// Attempts is the fold of the declared attempts those pushes brought;
-	// absent when none.
-	Attempts *CarryAttempts `json:"attempts,omitempty"`
+	// absent when none. AttemptRows holds those of its per-test counts
+	// whose <prefix>Test name is the name of exactly one of the entry's
+	// rows, one character a row: '-' for none, else the count, 1 to 35, in
+	// base 36 (byRows); Attempts.PerTest the others.
+	Attempts    *CarryAttempts `json:"attempts,omitempty"`
+	AttemptRows string         `json:"attempt_rows,omitempty"`
 	// BMAD is the bmad policy's fold of those pushes' sessions, PRP the
 	// prp policy's of their iterations; absent under another policy.
 	BMAD *CarryBMAD `json:"bmad,omitempty"`
@@ -637,6 +641,7 @@ func (e *Entry) setCarry() {
 	if !ok {
 		return
 	}
+	attemptRows := attempts.byRows(e.Tests)
 	bmad, ok := wireBMAD(b.BMAD, row, len(e.Tests))
 	if !ok {
 		return
@@ -655,7 +660,7 @@ func (e *Entry) setCarry() {
 	w := &Carry{Others: b.Others, After: after, Pushes: b.Pushes, Prior: b.Prior, Reset: resetPrefix(b.Reset), Failed: b.Failed,
 		Streak: b.Streak, ResultsStreak: b.ResultsStreak, Extra: b.Extra, NoProgress: b.NoProgress,
 		NoResults: b.NoResults, MinFailing: b.MinFailing, Floor: b.Floor,
-		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad, PRP: wirePRP(b.PRP), Liza: liza}
+		Tests: string(flags), Limit: limit, Base: c.Base, Read: c.Read, OnTrip: c.OnTrip, Attempts: attempts, Edge: c.Edge, BMAD: bmad, PRP: wirePRP(b.PRP), Liza: liza, AttemptRows: attemptRows}
 	if b.Reset != "" && (b.ResetBy.CommentID > 0 || b.ResetBy.Author != "") {
 		w.ResetBy = &CarryResetBy{CommentID: b.ResetBy.CommentID, Author: b.ResetBy.Author}
 	}
@@ -687,6 +692,43 @@ func wireAttempts(a breaker.AttemptFold) (*CarryAttempts, bool) {
 		return nil, true
 	}
 	return w, true
+}
+
+// byRows moves the per-test counts of a (nil: none) whose name is the
+// name of exactly one of the rows, and at most 35, into one character a
+// row (Carry.AttemptRows; "" when none moves): 20 names of 15 bytes are
+// 400 bytes of an entry's 2 KB, 20 characters here.
+func (a *CarryAttempts) byRows(tests []Test) string {
+	if a == nil || len(a.PerTest) == 0 {
+		return ""
+	}
+	row := make(map[string]int, len(tests))
+	for i, t := range tests {
+		if _, dup := row[t.Name]; dup {
+			row[t.Name] = -1
+			continue
+		}
+		row[t.Name] = i
+	}
+	flags := []byte(strings.Repeat("-", len(tests)))
+	rest := map[string]int{}
+	moved := false
+	for name, n := range a.PerTest {
+		if i, ok := row[name]; ok && i >= 0 && n >= 1 && n <= 35 {
+			flags[i] = strconv.FormatInt(int64(n), 36)[0]
+			moved = true
+			continue
+		}
+		rest[name] = n
+	}
+	if !moved {
+		return ""
+	}
+	a.PerTest = rest
+	if len(rest) == 0 {
+		a.PerTest = nil
+	}
+	return string(flags)
 }
 
 // wireBMAD is f as an entry keeps it, its not-passing tests by the
@@ -792,6 +834,14 @@ func (e Entry) Fold(edge string) *breaker.Carry {
 	}
 	if a := w.Attempts; a != nil {
 		c.Attempts = breaker.AttemptFold{Counted: a.Counted, Prior: a.Prior, Failed: a.Failed, PerTest: maps.Clone(a.PerTest), Trip: a.Trip, Test: a.Test, Count: a.Count}
+		for i := 0; i < len(w.AttemptRows) && i < len(e.Tests); i++ {
+			if n, err := strconv.ParseInt(w.AttemptRows[i:i+1], 36, 0); err == nil && n > 0 {
+				if c.Attempts.PerTest == nil {
+					c.Attempts.PerTest = map[string]int{}
+				}
+				c.Attempts.PerTest[e.Tests[i].Name] = int(n)
+			}
+		}
 	}
 	c.Streak, c.ResultsStreak, c.Extra, c.NoProgress, c.NoResults, c.HadResults = w.Streak, w.ResultsStreak, w.Extra, w.NoProgress, w.NoResults, w.MinFailing >= 0
 	c.MinFailing, c.Floor = w.MinFailing, w.Floor
@@ -888,6 +938,17 @@ func (e Entry) checkCarry() error {
 	}
 	if err := w.Attempts.check(); err != nil {
 		return err
+	}
+	if r := w.AttemptRows; r != "" {
+		if w.Attempts == nil || len(r) != len(e.Tests) {
+			return fmt.Errorf("the carry's attempt_rows flags %d tests, the entry holds %d (or there are no attempts)", len(r), len(e.Tests))
+		}
+		for i := 0; i < len(r); i++ {
+			n, err := strconv.ParseInt(r[i:i+1], 36, 0)
+			if r[i] != '-' && (err != nil || n < 1 || int(n) > w.Attempts.Failed || r[i] >= 'A' && r[i] <= 'Z') {
+				return fmt.Errorf("the carry's attempt_rows flag %q of test %d is not '-' or a count 1..failed in base 36", r[i], i)
+			}
+		}
 	}
 	if r := w.ResetBy; r != nil && (w.Reset == "" || r.CommentID < 0 || len(r.Author) > 100) {
 		return fmt.Errorf("the carry's reset_by [%d, %.40q] names no reset, a comment id below 0 or a login over 100 bytes", r.CommentID, r.Author)

@@ -299,3 +299,26 @@ func BenchmarkDigest_20000(b *testing.B) {
 		Digest(names)
 	}
 }
+
+// A per-test count whose name is the name of one of the entry's rows is
+// kept as one character of that row, and reads back as the name's.
+func TestCarry_AttemptCountsByRows(t *testing.T) {
+	t.Parallel()
+	in := carried()
+	in.FoldCarry.Carry.Attempts.PerTest = map[string]int{"pkg.TestB": 2, "pkg.TestC": 1, "TestLogin": 2}
+	text, _ := Encode(in, key)
+	if !strings.Contains(text, `"attempt_rows":"-21"`) || strings.Contains(text, `"pkg.TestB":2`) {
+		t.Errorf("the counts of rows' names are not kept by rows:\n%s", text)
+	}
+	got, err := Decode(text)
+	if err != nil || !Verify(got, key) {
+		t.Fatalf("decode: %v, verified %v", err, Verify(got, key))
+	}
+	if diff := cmp.Diff(in.FoldCarry.Carry.Attempts.PerTest, got.Fold("").Attempts.PerTest); diff != "" {
+		t.Errorf("the per-test counts read back differ (-written +read):\n%s", diff)
+	}
+	bad := strings.Replace(text, `"attempt_rows":"-21"`, `"attempt_rows":"-z1"`, 1)
+	if _, err := Decode(bad); err == nil || !strings.Contains(err.Error(), "attempt_rows") {
+		t.Errorf("a count above the failed attempts reads: %v", err)
+	}
+}
