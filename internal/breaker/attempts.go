@@ -128,7 +128,7 @@ func resetPoint(in Input, reset *Push, prior []Push, slice string) (cut int, sha
 func (e *evaluator) placeAttempts(atts []tracked) (ok bool) {
 	idx := e.commitIndex()
 	_, hi, front, start := pushRanges(e.pushes, idx, e.edge())
-	e.front = front
+	e.front, e.start = front, start
 	n := len(e.pushes)
 	split := max(0, n-Window)
 	k := 0

@@ -14,8 +14,10 @@ type evaluator struct {
 	// summarises (Decision.Pushes, aligned).
 	window []Push
 	// front[i] is the newest commit (an index of in.Commits) the pushes up
-	// to i brought, -1 none (pushRanges).
+	// to i brought, -1 none, and start the carry's edge's index, -1 none or
+	// not on the branch (pushRanges, placeAttempts).
 	front []int
+	start int
 }
 
 // Evaluate folds the branch's commits and this run's observation into the
@@ -61,7 +63,7 @@ func Evaluate(in Input) Decision {
 	// A reset after commits the carry's attempts hold: those the carry
 	// counted are counted again from here (a run that reads the whole line
 	// decides).
-	resetInCarry := in.Carry != nil && resetPush != nil && !carryReset && in.Carry.Edge != "" && cut < e.carryStart()
+	resetInCarry := in.Carry != nil && resetPush != nil && !carryReset && cut < e.start
 	prior, current, counted := splitAtReset(atts, cut, e.in.Carry)
 	d := Decision{
 		Policy:        e.p.Name,
@@ -301,18 +303,6 @@ func headRan(in Input) bool {
 	return false
 }
 
-// carryStart is the index of the carry's edge in the commits, -1 when
-// none or not on the branch.
-func (e *evaluator) carryStart() int {
-	edge := e.edge()
-	for i, c := range e.in.Commits {
-		if edge != "" && SameSHA(c.SHA, edge) {
-			return i
-		}
-	}
-	return -1
-}
-
 // earlierAttempts counts the attempts after the reset that were judged
 // and folded before the window (the carry's included), and how many of
 // them failed.
@@ -353,11 +343,10 @@ func (e *evaluator) carryAttempts(next *Carry, kept tally, atts []tracked, keep 
 			a.Prior++
 		}
 	}
-	n := len(e.pushes)
 	next.Attempts = a
 	if keep > 0 {
 		next.Edge = ""
-		if f := e.front[min(keep, n)-1]; f >= 0 {
+		if f := e.front[keep-1]; f >= 0 {
 			next.Edge = e.in.Commits[f].SHA
 		}
 	}
