@@ -51,10 +51,14 @@ func ParseGoTest(r io.Reader) (*Result, error) {
 // goKey names a test within a stream.
 type goKey struct{ pkg, test string }
 
-// goRun is a test that started and has not reported a result yet.
+// goRun is a test of the stream: the run under way, if one is (done
+// false), and its place in the list once it has a result. One map holds both,
+// so a test costs the map one entry, however often it is rerun.
 type goRun struct {
-	seq int
-	out capBuf
+	seq  int
+	out  capBuf
+	done bool // not running: its result is in, or it never started
+	idx  int  // its place in the list, -1 before its first result
 }
 
 // goPkg is what a stream says about one package.
@@ -72,7 +76,6 @@ type goParser struct {
 	pkgs     map[string]*goPkg
 	list     testList // tests as they finish
 	tests    []Test   // the list, once the stream ended
-	index    map[goKey]int
 	builds   map[string]*capBuf
 	buildBad []string    // import paths whose build failed, in order
 	text     capBuf      // non-JSON lines
@@ -92,11 +95,20 @@ type goParser struct {
 	firstAmbiguous string // the first of them, for the warning
 
 	names   map[string]string // interned names (intern)
-	scratch []byte            // a string's unescaped bytes (decodeEvent)
+	recent  [4]string         // the names intern returned last, newest at recent[next-1]
+	next    int
+	scratch []byte // a string's unescaped bytes (decodeEvent)
+
+	// The run and the package the last event named: a test's events
+	// mostly follow one another, so most events find theirs here without
+	// hashing the key (run, pkg).
+	lastKey goKey
+	lastRun *goRun
+	lastPkg *goPkg
 }
 
 func newGoParser() *goParser {
-	return &goParser{runs: map[goKey]*goRun{}, pkgs: map[string]*goPkg{}, index: map[goKey]int{},
+	return &goParser{runs: map[goKey]*goRun{}, pkgs: map[string]*goPkg{},
 		builds: map[string]*capBuf{}, unknown: map[string]int{}, names: map[string]string{}}
 }
 
@@ -156,13 +168,22 @@ func (p *goParser) decoded(line, trimmed []byte, ev *goEvent, dup string) {
 // allocation a name a stream, however many events repeat it (bounded: a
 // stream of ever new names stops being interned).
 func (p *goParser) intern(b []byte) string {
-	if s, ok := p.names[string(b)]; ok {
-		return s
+	// An event names its package and its test, and the next event mostly
+	// names the same two: compare with the last few names before hashing.
+	for _, s := range p.recent {
+		if len(s) == len(b) && s == string(b) {
+			return s
+		}
 	}
-	s := string(b)
-	if len(p.names) < maxInterned {
-		p.names[s] = s
+	s, ok := p.names[string(b)]
+	if !ok {
+		s = string(b)
+		if len(p.names) < maxInterned {
+			p.names[s] = s
+		}
 	}
+	p.recent[p.next] = s
+	p.next = (p.next + 1) % len(p.recent)
 	return s
 }
 
@@ -170,22 +191,45 @@ func (p *goParser) intern(b []byte) string {
 const maxInterned = 1 << 16
 
 func (p *goParser) pkg(name string) *goPkg {
+	if p.lastPkg != nil && p.lastKey.pkg == name {
+		return p.lastPkg
+	}
 	g := p.pkgs[name]
 	if g == nil {
 		p.seq++
 		g = &goPkg{seq: p.seq}
 		p.pkgs[name] = g
 	}
+	p.lastKey, p.lastRun, p.lastPkg = goKey{pkg: name}, nil, g
 	return g
 }
 
+// run is k's run under way; an event of a test that is not running starts
+// a run (a rerun, when the test has a result already).
 func (p *goParser) run(k goKey) *goRun {
+	if r := p.lastRun; r != nil && !r.done && p.lastKey == k {
+		return r
+	}
+	r := p.test(k)
+	if r.done {
+		p.seq++
+		r.seq, r.out, r.done = p.seq, capBuf{}, false
+		p.pkg(k.pkg).tests++
+	}
+	g := p.lastPkg
+	if p.lastKey.pkg != k.pkg || g == nil {
+		g = p.pkg(k.pkg)
+	}
+	p.lastKey, p.lastRun, p.lastPkg = k, r, g
+	return r
+}
+
+// test is k's entry, made (not running, no result) on first sight.
+func (p *goParser) test(k goKey) *goRun {
 	r := p.runs[k]
 	if r == nil {
-		p.seq++
-		r = &goRun{seq: p.seq}
+		r = &goRun{done: true, idx: -1}
 		p.runs[k] = r
-		p.pkg(k.pkg).tests++
 	}
 	return r
 }
@@ -253,7 +297,7 @@ func actionStatus(action string) breaker.TestStatus {
 // finishRun records the result of a test's run.
 func (p *goParser) finishRun(k goKey, st breaker.TestStatus) {
 	r := p.run(k)
-	delete(p.runs, k)
+	r.done = true
 	t := Test{Suite: k.pkg, Name: k.test, Status: st}
 	if st != breaker.StatusPass {
 		out := r.out.String()
@@ -262,25 +306,26 @@ func (p *goParser) finishRun(k goKey, st breaker.TestStatus) {
 			t.Output = out
 		}
 	}
-	p.record(k, t)
+	p.record(r, t)
 }
 
-// record adds t, or folds it into an earlier run of the same test.
-func (p *goParser) record(k goKey, t Test) {
-	i, ok := p.index[k]
-	if !ok {
-		p.index[k] = p.list.add(t)
+// record adds t, the result of r's test, or folds it into an earlier run's.
+func (p *goParser) record(r *goRun, t Test) {
+	if r.idx < 0 {
+		r.idx = p.list.add(t)
 		return
 	}
-	combineRerun(p.list.at(i), t)
+	combineRerun(p.list.at(r.idx), t)
 }
 
 // finish closes the stream: unfinished tests fail, benchmark lines become
 // tests, and package failures become infra reasons or warnings.
 func (p *goParser) finish() *Result {
-	keys := make([]goKey, 0, len(p.runs))
-	for k := range p.runs {
-		keys = append(keys, k)
+	var keys []goKey
+	for k, r := range p.runs {
+		if !r.done {
+			keys = append(keys, k)
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool { return p.runs[keys[i]].seq < p.runs[keys[j]].seq })
 	for _, k := range keys {
@@ -298,7 +343,7 @@ func (p *goParser) finish() *Result {
 
 func (p *goParser) unfinished(k goKey) {
 	r := p.runs[k]
-	delete(p.runs, k)
+	r.done = true
 	out := r.out.String()
 	t := Test{Suite: k.pkg, Name: k.test, Status: breaker.StatusFail, Output: out}
 	t.Message, t.File, t.Line = goMessage(out)
@@ -306,5 +351,5 @@ func (p *goParser) unfinished(k goKey) {
 		t.Message = "the test started but never reported a result"
 	}
 	p.warnings = append(p.warnings, fmt.Sprintf("%s started but never reported a result: counted as a failure", t.FullName()))
-	p.record(k, t)
+	p.record(r, t)
 }

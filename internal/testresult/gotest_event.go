@@ -1,6 +1,7 @@
 package testresult
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 )
@@ -107,6 +108,18 @@ func decodeEvent(line []byte, ev *goEvent, intern func([]byte) string, scratch *
 // eventField is the index in goEventKeys of an ASCII key, matched without
 // regard to case as encoding/json matches it; -1 for another key.
 func eventField(key []byte) int {
+	switch string(key) { // the keys as test2json writes them
+	case "Time", "Elapsed":
+		return -1
+	case "Action":
+		return 0
+	case "Package":
+		return 1
+	case "Test":
+		return 2
+	case "Output":
+		return 3
+	}
 	for f, name := range goEventKeys {
 		if len(key) != len(name) {
 			continue
@@ -131,7 +144,13 @@ func eventField(key []byte) int {
 // character, a bad or surrogate escape, invalid UTF-8, no closing quote.
 func scanString(line []byte, i int) (raw []byte, end int, escaped, ok bool) {
 	start := i + 1
-	for j := start; j < len(line); {
+	j := start
+	// Plain bytes, eight at a time: none a quote, a backslash, a control or
+	// a non-ASCII byte. The first word that may hold one goes to the loop.
+	for j+8 <= len(line) && plain8(binary.LittleEndian.Uint64(line[j:])) {
+		j += 8
+	}
+	for j < len(line) {
 		c := line[j]
 		switch {
 		case c == '"':
@@ -166,6 +185,19 @@ func scanString(line []byte, i int) (raw []byte, end int, escaped, ok bool) {
 		}
 	}
 	return nil, 0, false, false
+}
+
+// plain8 reports whether none of the eight bytes in w is a quote, a
+// backslash, a control character or a non-ASCII byte, with the
+// bit tricks for "a byte is zero" and "a byte is less than n" (exact for
+// the word as a whole, which is all this asks).
+func plain8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	special := w & highs                    // non-ASCII
+	special |= (w - 0x20*ones) & ^w & highs // a control character
+	special |= zero(w^'"'*ones) | zero(w^'\\'*ones)
+	return special == 0
 }
 
 // setEventField decodes a string value into the event's field.

@@ -2,7 +2,10 @@ package testresult
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +77,62 @@ func TestDecodeEvent_TakesTheLinesGoTestWrites(t *testing.T) {
 	var ev goEvent
 	if _, ok := decodeEvent([]byte(`{"Action":"run","Extra":{"nested":true}}`), &ev, func(b []byte) string { return string(b) }, &scratch); ok {
 		t.Error("a nested value took the one-pass path; it is encoding/json's")
+	}
+}
+
+// TestPlain8 holds the eight-at-a-time check to its byte-by-byte meaning:
+// every special byte at every place in a word of plain ones, and random
+// words.
+func TestPlain8(t *testing.T) {
+	plainByte := func(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+	want := func(b []byte) bool {
+		for _, c := range b {
+			if !plainByte(c) {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(b []byte) {
+		t.Helper()
+		if got := plain8(binary.LittleEndian.Uint64(b)); got != want(b) {
+			t.Fatalf("plain8(%q) = %v, want %v", b, got, !got)
+		}
+	}
+	for c := range 256 {
+		for at := range 8 {
+			b := []byte("abcdefgh")
+			b[at] = byte(c)
+			check(b)
+		}
+	}
+	rng := rand.New(rand.NewPCG(35, 8))
+	for range 200_000 {
+		b := make([]byte, 8)
+		for i := range b {
+			b[i] = byte(0x1c + rng.IntN(0x70)) // mostly plain, near every edge
+			if rng.IntN(16) == 0 {
+				b[i] = byte(rng.IntN(256))
+			}
+		}
+		check(b)
+	}
+}
+
+// TestEventField_FastNamesAgree holds eventField's switch of the names
+// test2json writes to the order of goEventKeys and to the folded match.
+func TestEventField_FastNamesAgree(t *testing.T) {
+	for want, name := range goEventKeys {
+		if got := eventField([]byte(name)); got != want {
+			t.Errorf("eventField(%q) = %d, want %d", name, got, want)
+		}
+		if got := eventField(bytes.ToLower([]byte(name))); got != want {
+			t.Errorf("eventField(%q) = %d, want %d", strings.ToLower(name), got, want)
+		}
+	}
+	for _, other := range []string{"Time", "Elapsed", "time", "Tests", ""} {
+		if got := eventField([]byte(other)); got != -1 {
+			t.Errorf("eventField(%q) = %d, want -1", other, got)
+		}
 	}
 }

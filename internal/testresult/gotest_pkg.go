@@ -105,10 +105,9 @@ func (p *goParser) benchTests() {
 					bench = bench[:i]
 				}
 			}
-			k := goKey{name, bench}
-			if _, ok := p.index[k]; !ok {
+			if r := p.test(goKey{name, bench}); r.idx < 0 {
 				p.pkg(name).tests++
-				p.record(k, Test{Suite: name, Name: bench, Status: breaker.StatusPass})
+				p.record(r, Test{Suite: name, Name: bench, Status: breaker.StatusPass})
 			}
 		}
 	}

@@ -2,6 +2,8 @@ package testresult
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -206,6 +208,75 @@ func TestParseGoTest_MalformedSaysWhere(t *testing.T) {
 			t.Errorf("%s: Malformed %v, want none", c.name, res.Malformed)
 		case c.line > 0 && (res.Malformed == nil || res.Malformed.Line != c.line || !strings.Contains(res.Malformed.Msg, c.words)):
 			t.Errorf("%s: Malformed %v, want line %d saying %q", c.name, res.Malformed, c.line, c.words)
+		}
+	}
+}
+
+// TestParseGoTest_InterleavingChangesNoResult runs the same tests twice:
+// each test's events in one block, then every test's events interleaved
+// as parallel tests write them (each test's own order kept). The parser
+// remembers the last event's test to skip a map lookup; whatever the
+// order, every test must come out the same: status, message, output and
+// reruns.
+func TestParseGoTest_InterleavingChangesNoResult(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 1))
+	for round := range 50 {
+		var tests [][]string
+		for i := range 2 + rng.IntN(12) {
+			pkg := fmt.Sprintf("example.com/p%d", rng.IntN(3))
+			name := fmt.Sprintf("Test%d", i)
+			if rng.IntN(4) == 0 {
+				name += "/sub"
+			}
+			ev := func(action, output string) string {
+				line := fmt.Sprintf(`{"Action":%q,"Package":%q,"Test":%q`, action, pkg, name)
+				if output != "" {
+					line += fmt.Sprintf(`,"Output":%q`, output)
+				}
+				return line + "}\n"
+			}
+			var lines []string
+			for run := range 1 + rng.IntN(3) { // reruns: -count or a retrying runner
+				lines = append(lines, ev("run", ""), ev("output", "=== RUN   "+name+"\n"))
+				verdict := []string{"pass", "fail", "skip"}[rng.IntN(3)]
+				if verdict == "fail" {
+					lines = append(lines, ev("output", fmt.Sprintf("    x_test.go:%d: run %d broke\n", 10+run, run)))
+				}
+				if rng.IntN(5) > 0 { // else: it never reports, and counts as failed
+					lines = append(lines, ev("output", "--- "+strings.ToUpper(verdict)+": "+name+" (0.00s)\n"), ev(verdict, ""))
+				}
+			}
+			tests = append(tests, lines)
+		}
+		var blocks, interleaved strings.Builder
+		next := make([]int, len(tests))
+		for _, lines := range tests {
+			blocks.WriteString(strings.Join(lines, ""))
+		}
+		for left := true; left; {
+			left = false
+			for _, i := range rng.Perm(len(tests)) {
+				if next[i] < len(tests[i]) {
+					interleaved.WriteString(tests[i][next[i]])
+					next[i]++
+					left = true
+				}
+			}
+		}
+		byName := func(stream string) map[string]Test {
+			res, err := ParseGoTest(strings.NewReader(stream))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := map[string]Test{}
+			for _, x := range res.Tests {
+				m[x.FullName()] = x
+			}
+			return m
+		}
+		a, b := byName(blocks.String()), byName(interleaved.String())
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Fatalf("round %d: interleaved (+) against in blocks (-):\n%s\n%s", round, diff, interleaved.String())
 		}
 	}
 }
