@@ -6,12 +6,16 @@
 #   1. history: breaker evaluate against git log --format=%B base..head,
 #      with and without a commit-graph (bench/run.sh);
 #   2. go test -json: the breaker's reader against a plain encoding/json
-#      Decoder loop over the same stream (go test -bench);
+#      Decoder loop over the same 105 MB stream and, where node is
+#      installed, against the JSON.parse step of dorny/test-reporter's
+#      parser (go test -bench);
 #   3. breaker results --format json: peak memory against the parse alone
 #      (bench/resultsmem);
 #   4. one breaker action run as the ledger grows (bench/actioncost),
 #      unsigned, with a ledger key, and reading every page;
-#   5. start-up: breaker version against git --version, CPU.
+#   5. start-up: breaker version against git --version, CPU, beside the
+#      floor of any binary that links the required dependencies
+#      (bench/startfloor).
 #
 #   bash bench/all.sh             the full figures (tens of minutes: the
 #                                 200,000-commit history is generated once)
@@ -19,7 +23,7 @@
 #                                 calls, to prove every benchmark still runs;
 #                                 it fails on a crash, never on a time
 #
-# Needs Go, git, bc and /usr/bin/time. Figures and the machine they were
+# Needs Go, git, bc and /usr/bin/time (node is optional). Figures and the machine they were
 # measured on: docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
