@@ -171,7 +171,7 @@ func (p *goParser) intern(b []byte) string {
 	// An event names its package and its test, and the next event mostly
 	// names the same two: compare with the last few names before hashing.
 	for _, s := range p.recent {
-		if len(s) == len(b) && s == string(b) {
+		if s == string(b) {
 			return s
 		}
 	}
@@ -216,11 +216,7 @@ func (p *goParser) run(k goKey) *goRun {
 		r.seq, r.out, r.done = p.seq, capBuf{}, false
 		p.pkg(k.pkg).tests++
 	}
-	g := p.lastPkg
-	if p.lastKey.pkg != k.pkg || g == nil {
-		g = p.pkg(k.pkg)
-	}
-	p.lastKey, p.lastRun, p.lastPkg = k, r, g
+	p.lastKey, p.lastRun, p.lastPkg = k, r, p.pkg(k.pkg) // pkg's own cache finds it mostly
 	return r
 }
 
