@@ -73,7 +73,7 @@ func TestGate_StopsTheAgentUntilAReset(t *testing.T) {
 	}
 	// The next invocation starts from what was tried (seed 001 §6).
 	prior := o.outputs["prior-attempts"]
-	for _, want := range []string{"<prior_attempts>", "Circuit tripped after", "Fix the login", "Guidance from alice: try the cache", "</prior_attempts>"} {
+	for _, want := range []string{"<prior_attempts>", "Circuit tripped after", "Fix the login", "Guidance from alice: \"try the cache\"", "</prior_attempts>"} {
 		if !strings.Contains(prior, want) {
 			t.Errorf("prior-attempts does not say %q:\n%s", want, prior)
 		}

@@ -70,6 +70,29 @@ func TestHardened_ACancelledRunIsStillJudged(t *testing.T) {
 	}
 }
 
+// The agent's workflow cancels itself before uploading anything, from its
+// very first push (issue 46): each run is a failed check saying the
+// tests were cancelled, and the third trips no_results.
+func TestHardened_CancelledFromTheFirstPushTrips(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.hardened()
+	r.git("checkout", "-q", "-b", "agent/S-3")
+	for i, want := range []string{"CLOSED", "CLOSED", "OPEN"} {
+		head := r.commit("Fix the login")
+		o := r.workflowRun(int64(5100+i), r.open(7, "agent/S-3"), "cancelled", "")
+		if o.state() != want {
+			t.Fatalf("cancelled run %d: %q, want %s\n%s", i+1, o.state(), want, o.stdout)
+		}
+		if c := r.checkRun(head); c.Conclusion != "failure" || !strings.Contains(c.Summary, "cancelled") {
+			t.Errorf("cancelled run %d: check %q; want a failure that says the tests were cancelled\n%s", i+1, c.Conclusion, c.Summary)
+		}
+	}
+	if o := r.workflowRun(5103, r.open(7, "agent/S-3"), "cancelled", ""); o.Decision.TripReason != "no_results" {
+		t.Errorf("trip reason %q, want no_results", o.Decision.TripReason)
+	}
+}
+
 // The binding deployment breaker init writes observes the base through
 // the same workflow_run: the agent's CI also runs on pushes to the default
 // branch, and the breaker's run on that completion records what failed

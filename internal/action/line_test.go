@@ -242,3 +242,38 @@ func TestLine_ALongLineOfForcePushesIsReadWhole(t *testing.T) {
 		t.Fatalf("the 40th push: state %q, TestOld (failed only at the first push) kept: %v; want OPEN and kept\n%s", o.state(), found, o.stdout)
 	}
 }
+
+// A push is a push (issue 46): the agent force-pushes between two failing
+// commits, A B A B A B. Each push back to a head CI saw before is a new
+// failed push, never "a re-run", so the third trips; and the comment's
+// "one more failed push stops it" is kept.
+func TestLine_PingPongBetweenTwoFailingCommitsTrips(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "agent/fix-login")
+	r.results(map[string]string{"TestLogin": "fail"})
+	a := r.commit("Fix the login")
+	r.git("checkout", "-q", "main")
+	r.git("checkout", "-q", "-b", "agent/other")
+	b := r.commit("Fix the login another way")
+	r.git("checkout", "-q", "agent/fix-login")
+	for i, head := range []string{a, b, a, b, a, b} {
+		r.git("reset", "-q", "--hard", head)
+		pr := r.open(7, "agent/fix-login")
+		event := "synchronize"
+		if i == 0 {
+			event = "opened"
+		}
+		o := r.pullRequest(event, pr)
+		want := "CLOSED"
+		if i >= 2 {
+			want = "OPEN"
+		}
+		if o.state() != want {
+			t.Fatalf("push %d (%s): %q, want %s\n%s", i+1, map[string]string{a: "A", b: "B"}[head], o.state(), want, o.stdout)
+		}
+		if cr := r.checkRun(head); i >= 2 && cr.Conclusion != "failure" {
+			t.Errorf("push %d: check %q, want failure", i+1, cr.Conclusion)
+		}
+	}
+}

@@ -369,17 +369,20 @@ func (c *Carry) step(p Push, s *PushSummary, flip func(string) bool, base map[st
 }
 
 // untested folds a push whose tests did not run. Missing results after
-// pushes that had them, and a head that does not build, are failed
-// pushes: never a way to stop counting. A cancelled run is not counted.
+// pushes that had them, results the agent's own tested run withheld
+// (cancelled or skipped, nothing uploaded) from the first push on, and a
+// head that does not build, are failed pushes: never a way to stop
+// counting. A cancelled run outside the agent's code is not counted.
 func (c *Carry) untested(p Push, s *PushSummary, limit int) {
-	counted := p.InfraKind == InfraBuild || p.InfraKind == InfraConclusion || (p.InfraKind == InfraNoResults && c.HadResults)
+	counted := p.InfraKind == InfraBuild || p.InfraKind == InfraConclusion || p.InfraKind == InfraWithheld ||
+		(p.InfraKind == InfraNoResults && c.HadResults)
 	if !counted || s.Prior {
 		return
 	}
 	s.Failed, s.Counted = true, true
 	c.Extra++
 	c.Streak++
-	if p.InfraKind == InfraNoResults {
+	if p.InfraKind == InfraNoResults || p.InfraKind == InfraWithheld {
 		c.ResultsStreak++
 	} else {
 		c.ResultsStreak = 0

@@ -18,6 +18,11 @@ const (
 	InfraNoResults = "no_results" // no result file matched, a named one is missing, or none lists a test
 	InfraBuild     = "build"      // the runner reported that the code did not build or the run crashed
 	InfraCancelled = "cancelled"  // the run was cancelled or skipped, outside the agent's code
+	// InfraWithheld: the tested run (the agent's own workflow, which may
+	// cancel itself) was cancelled or skipped and left no results. Counted
+	// as results missing from the first push on, never as a cancelled run
+	// outside the agent's code: three in a row trip no_results.
+	InfraWithheld = "withheld"
 	// InfraConclusion: CI concluded failure and nothing says which tests
 	// failed (a past run `breaker replay` reads without results or a log
 	// it knows): a failed push, the evidence floor.
@@ -41,7 +46,7 @@ type Push struct {
 	Source     string // PushFromRun or PushFromLedger
 	Slice      string // the slice the observing run decided for; "" = any
 	Infra      string // why the tests did not run at Head; "" when they ran
-	InfraKind  string // InfraNoResults, InfraBuild, InfraConclusion, InfraCancelled; "" = not counted
+	InfraKind  string // InfraNoResults, InfraWithheld, InfraBuild, InfraConclusion, InfraCancelled; "" = not counted
 	// Tests holds, by full test name, every test failing or erroring at
 	// Head and every test asked about (those that failed at an earlier
 	// push), each with its status there.
@@ -132,39 +137,64 @@ type LedgerInfo struct {
 	SetAside []string
 }
 
-// dedupePushes keeps one observation per head, at the position of the
-// first and with the data of the last that ran the tests (a re-run of the
-// same head, and the push + pull_request pair of one head, count once),
-// ordered by when each head was first observed.
+// dedupePushes orders the observations by when each was made (stable: the
+// ledger's order breaks ties) and makes one push of the observations that
+// are one: the same head observed again with no other head between (a
+// re-run of its run, the push and pull_request runs of one push, a
+// matrix's legs), or a re-run of the same run (its RunID) wherever it
+// finished. A head brought back after another head was observed (a force
+// push back to it, ping-pong between two commits) is a new push: the
+// agent pushed again (DESIGN §5, "a push is a push"). A merged push keeps
+// the position of its first observation and the data of the last one that
+// ran the tests.
 func dedupePushes(ps []Push) []Push {
-	pos := map[string]int{}
-	var out []Push
+	in := make([]Push, 0, len(ps))
 	for _, p := range ps {
-		if p.Head == "" {
-			continue
+		if p.Head != "" {
+			in = append(in, p)
 		}
-		if i, ok := pos[p.Head]; ok {
-			if p.Infra != "" && out[i].Infra == "" {
-				continue // a run that could not test the head erases nothing CI saw there
-			}
-			first := out[i].ObservedAt
-			out[i] = p
-			if !first.IsZero() {
-				out[i].ObservedAt = first
-			}
-			continue
-		}
-		pos[p.Head] = len(out)
-		out = append(out, p)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	sort.SliceStable(in, func(i, j int) bool {
+		a, b := in[i], in[j]
 		if a.ObservedAt.IsZero() || b.ObservedAt.IsZero() {
 			return false
 		}
 		return a.ObservedAt.Before(b.ObservedAt)
 	})
+	var out []Push
+	for _, p := range in {
+		i := len(out) - 1
+		if i < 0 || !SameSHA(out[i].Head, p.Head) {
+			i = sameRun(out, p)
+		}
+		if i < 0 {
+			out = append(out, p)
+			continue
+		}
+		if p.Infra != "" && out[i].Infra == "" {
+			continue // a run that could not test the head erases nothing CI saw there
+		}
+		first := out[i].ObservedAt
+		out[i] = p
+		if !first.IsZero() {
+			out[i].ObservedAt = first
+		}
+	}
 	return out
+}
+
+// sameRun is the index of the push an earlier attempt of p's run observed
+// at p's head, -1 when none.
+func sameRun(out []Push, p Push) int {
+	if p.RunID == 0 {
+		return -1
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].RunID == p.RunID && SameSHA(out[i].Head, p.Head) {
+			return i
+		}
+	}
+	return -1
 }
 
 func appendUnique(list []string, s string) []string {

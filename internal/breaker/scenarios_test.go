@@ -58,6 +58,11 @@ type scenarioPush struct {
 	slice     string
 	reset     bool
 	trailers  []Trailer // of the push's one commit
+	// again is the push (1-based) whose head this push brings back (a
+	// force push back to it), 0 for a new commit; rerun says it is a
+	// re-run of that push's run (the same run id, a higher attempt).
+	again int
+	rerun bool
 }
 
 // readScenarios reads the table: name | policy and options | pushes split
@@ -159,7 +164,8 @@ func (s *scenario) options(fields []string) error {
 // "boom"), T!x fails with the error x, ~T is absent, !build, !no_results,
 // !cancelled say the tests did not run, @S-2 is the slice the run decided
 // for, @reset records a verified reset after the run, +Key=Value is a
-// trailer of the push's one commit.
+// trailer of the push's one commit, =N force-pushes the branch back to
+// push N's head (a new run), =Nr re-runs push N's run (its run id).
 func parseScenarioPush(fields []string) (scenarioPush, error) {
 	var p scenarioPush
 	for _, f := range fields {
@@ -167,6 +173,12 @@ func parseScenarioPush(fields []string) (scenarioPush, error) {
 		case f == "-":
 		case f == "@reset":
 			p.reset = true
+		case strings.HasPrefix(f, "="):
+			n, err := strconv.Atoi(strings.TrimSuffix(f[1:], "r"))
+			if err != nil || n < 1 {
+				return p, fmt.Errorf("%q: =N brings back push N's head, =Nr re-runs push N's run", f)
+			}
+			p.again, p.rerun = n, strings.HasSuffix(f, "r")
 		case strings.HasPrefix(f, "+"):
 			k, v, ok := strings.Cut(f[1:], "=")
 			if !ok {
@@ -177,10 +189,10 @@ func parseScenarioPush(fields []string) (scenarioPush, error) {
 			p.slice = f[1:]
 		case strings.HasPrefix(f, "!"):
 			switch f[1:] {
-			case InfraBuild, InfraNoResults, InfraCancelled:
+			case InfraBuild, InfraNoResults, InfraCancelled, InfraWithheld:
 				p.infraKind = f[1:]
 			default:
-				return p, fmt.Errorf("%q: not !build, !no_results or !cancelled", f)
+				return p, fmt.Errorf("%q: not !build, !no_results, !cancelled or !withheld", f)
 			}
 		case strings.HasPrefix(f, "~"):
 			// absent: any test not written is, and one that failed before
@@ -206,13 +218,26 @@ func (s scenario) run() []string {
 	var ledger []Push
 	var out []string
 	var commits []Commit
+	branches := map[int][]Commit{} // the branch's commits at each push's head
 	everFailed := map[string]bool{}
 	for i, sp := range s.pushes {
-		head := sha(i + 1)
-		commits = append(commits, Commit{SHA: head, Parent: sha(i), Subject: fmt.Sprintf("push %d", i+1), Trailers: sp.trailers,
-			Files: []FileChange{{Path: "x.go", Change: ChangeModified}}})
+		head, runID := sha(i+1), int64(i+1)
+		if sp.again > 0 && sp.again <= i {
+			head, commits = sha(sp.again), append([]Commit(nil), branches[sp.again]...)
+			if sp.rerun {
+				runID = int64(sp.again)
+			}
+		} else {
+			parent := sha(0)
+			if len(commits) > 0 {
+				parent = commits[len(commits)-1].SHA
+			}
+			commits = append(commits, Commit{SHA: head, Parent: parent, Subject: fmt.Sprintf("push %d", i+1), Trailers: sp.trailers,
+				Files: []FileChange{{Path: "x.go", Change: ChangeModified}}})
+			branches[i+1] = append([]Commit(nil), commits...)
+		}
 		obs := Observation{Head: head, Tests: map[string]ObservedTest{}, Failing: map[string]ObservedTest{}}
-		p := Push{Head: head, ObservedAt: t0.Add(time.Duration(i) * time.Minute), RunID: int64(i + 1), Source: PushFromRun,
+		p := Push{Head: head, ObservedAt: t0.Add(time.Duration(i) * time.Minute), RunID: runID, Source: PushFromRun,
 			Slice: sp.slice, Complete: true, Tests: map[string]PushTest{}, Declared: map[string]PushTest{}}
 		if sp.infraKind != "" {
 			obs.Infra, obs.InfraKind = "the tests did not run ("+sp.infraKind+")", sp.infraKind

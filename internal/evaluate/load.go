@@ -363,10 +363,11 @@ func readResults(ctx context.Context, ws *workspace.Workspace, opts Options) (te
 		return rep, err
 	case rep.Infra != "":
 		// A cancelled or skipped run is the agent's workflow's to cancel: it
-		// left no results, and that counts as results missing (three such
-		// pushes in a row trip no_results), never a neutral head forever.
+		// left no results, and that counts as results withheld (three such
+		// pushes in a row trip no_results, from the first push on), never a
+		// neutral head forever.
 		rep.Infra = "the tests step was " + outcome + " (tests-outcome) and left no results: " + rep.Infra
-		rep.InfraKind = breaker.InfraNoResults
+		rep.InfraKind = breaker.InfraWithheld
 	}
 	// Results it did leave are judged whatever its conclusion.
 	return rep, nil

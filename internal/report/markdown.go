@@ -185,6 +185,9 @@ func banners(d breaker.Decision) string {
 	case d.HeadInfraKind == breaker.InfraNoResults:
 		out += "\n> **No test results on this commit**: " + inline(d.HeadInfra) +
 			". Missing results never pass: after pushes that had results, this is a failed push.\n"
+	case d.HeadInfraKind == breaker.InfraWithheld:
+		out += "\n> **The tests were cancelled on this commit and left no results**: " + inline(d.HeadInfra) +
+			". Results withheld never pass: this is a failed push, and three in a row stop the agent.\n"
 	case d.HeadInfraKind == breaker.InfraConclusion:
 		out += "\n> **CI failed on this commit, and which tests failed is not known**: " + inline(d.HeadInfra) +
 			". A failed run is a failed push.\n"

@@ -18,38 +18,43 @@ const maxPriorAttempts = 12
 // next invocation after a reset (issue 32): why the circuit tripped, what
 // each attempt tried (its strategy, or its subject, and the files it
 // touched), CI's error at it, the best hypothesis, and the maintainer's
-// guidance. d is the decision as it stood before the reset. Everything in
-// it is one line per field, clipped; the whole is bounded by MaxPrior.
+// guidance. d is the decision as it stood before the reset.
+//
+// Everything the agent wrote (slice and test names, strategies, files,
+// errors, hypotheses) is data: one quoted field each (priorData), in which
+// no tag, heading or "Guidance from" line can be forged (issue 46). The
+// one guidance line is the maintainer's, from the verified reset comment,
+// and it is always kept: the attempts are cut first to bound the whole by
+// MaxPrior.
 func PriorAttempts(d breaker.Decision, author, guidance string) string {
 	var b strings.Builder
-	b.WriteString("<prior_attempts>\n")
 	switch {
 	case d.Tripped:
-		fmt.Fprintf(&b, "Circuit tripped after %d failed attempts in slice %s: %s.\n", d.TotalFailed, priorLine(d.Slice, 100), plainTrip(d))
+		fmt.Fprintf(&b, "Circuit tripped after %d failed attempts in slice %s: %s.\n", d.TotalFailed, priorData(d.Slice, 100), priorTrip(d))
 	default:
-		fmt.Fprintf(&b, "Reset after %d failed attempts in slice %s.\n", d.TotalFailed, priorLine(d.Slice, 100))
+		fmt.Fprintf(&b, "Reset after %d failed attempts in slice %s.\n", d.TotalFailed, priorData(d.Slice, 100))
 	}
 	diags := d.Diagnostics
 	if len(diags) == 0 {
 		diags = attemptDiagnostics(d.Attempts)
 	}
 	for _, dg := range diags {
-		name := dg.Test
-		if name == "" {
+		name := priorData(dg.Test, 200)
+		if dg.Test == "" {
 			name = "(no test named)"
 		}
-		fmt.Fprintf(&b, "\nFor test %q:\n- what was tried:\n", priorLine(name, 200))
+		fmt.Fprintf(&b, "\nFor test %s:\n- what was tried:\n", name)
 		log := dg.AttemptLog
 		if len(log) > maxPriorAttempts {
 			fmt.Fprintf(&b, "  (the %d newest of %d)\n", maxPriorAttempts, len(log))
 			log = log[len(log)-maxPriorAttempts:]
 		}
 		for _, a := range log {
-			fmt.Fprintf(&b, "  - %d (%s): %s", a.Attempt, breaker.ShortSHA(a.SHA), priorLine(a.Strategy, 200))
+			fmt.Fprintf(&b, "  - %d (%s): %s", a.Attempt, priorSHA(a.SHA), priorData(a.Strategy, 200))
 			if len(a.Files) > 0 {
 				names := make([]string, 0, min(len(a.Files), 5))
 				for _, f := range a.Files[:min(len(a.Files), 5)] {
-					names = append(names, priorLine(f, 120))
+					names = append(names, priorData(f, 120))
 				}
 				more := ""
 				if len(a.Files) > 5 {
@@ -61,29 +66,68 @@ func PriorAttempts(d breaker.Decision, author, guidance string) string {
 		}
 		if e := strings.TrimSpace(dg.ActualError); e != "" {
 			first, _, _ := strings.Cut(e, "\n")
-			fmt.Fprintf(&b, "- CI's error: %s\n", priorLine(first, 300))
+			fmt.Fprintf(&b, "- CI's error: %s\n", priorData(first, 300))
 		}
 		if h := dg.BestHypothesis; h != "" {
-			fmt.Fprintf(&b, "- hypothesis: %s\n", priorLine(h, 400))
+			fmt.Fprintf(&b, "- hypothesis: %s\n", priorData(h, 400))
 		}
 	}
 	if len(diags) == 0 {
 		b.WriteString("\nNo attempt was recorded (no commit since the checkpoint, or none observed).\n")
 	}
 	g := strings.TrimSpace(guidance)
-	if g == "" {
-		g = "(none given)"
+	line := "(none given)"
+	if g != "" {
+		line = priorData(g, 1500)
 	}
-	fmt.Fprintf(&b, "\nGuidance from %s: %s\n", priorLine(author, 100), priorLine(g, 1500))
-	b.WriteString("Do not repeat a strategy listed above.\n</prior_attempts>\n")
-	s := b.String()
-	if len(s) > MaxPrior {
-		const tail = "…\n</prior_attempts>\n"
-		cut := MaxPrior - len(tail)
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
+	const open, closing = "<prior_attempts>\n", "Do not repeat a strategy listed above.\n</prior_attempts>\n"
+	foot := fmt.Sprintf("\nGuidance from %s: %s\n", priorLogin(author), line) + closing
+	body := b.String()
+	if room := MaxPrior - len(open) - len(foot); len(body) > room {
+		const cut = "…\n"
+		n := max(0, room-len(cut))
+		for n > 0 && !utf8.RuneStart(body[n]) {
+			n--
 		}
-		s = s[:cut] + tail
+		if nl := strings.LastIndexByte(body[:n], '\n'); nl >= 0 {
+			n = nl + 1 // a whole line, never half a quoted field
+		}
+		body = body[:n] + cut
+	}
+	return open + body + foot
+}
+
+// priorSHA is a commit's short id; anything but hex digits is left out.
+func priorSHA(sha string) string {
+	return strings.Map(func(r rune) rune {
+		if '0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F' {
+			return r
+		}
+		return -1
+	}, breaker.ShortSHA(sha))
+}
+
+// priorLogin is a GitHub login (letters, digits, '-', and a bot's
+// "[bot]"); anything else is left out.
+func priorLogin(login string) string {
+	s := strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("-[]", r) {
+			return r
+		}
+		return -1
+	}, Clip(login, 100))
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
+
+// priorTrip is the trip reason in the block's words; a tripped test's name
+// is the agent's, and so quoted data.
+func priorTrip(d breaker.Decision) string {
+	s := strings.ReplaceAll(tripReason(d), "`", "")
+	if d.TripReason == breaker.TripPerTest && d.TrippedTest != "" {
+		s += " on " + priorData(d.TrippedTest, 200)
 	}
 	return s
 }
@@ -112,9 +156,67 @@ func attemptDiagnostics(atts []breaker.Attempt) []breaker.Diagnostic {
 	return out
 }
 
-// priorLine is one field of the block: one line, clipped, without
-// terminal controls, and never able to close the block early.
+// priorLine is one field of the block the breaker wrote (an attempt's
+// result): one clipped line without terminal controls or markup.
 func priorLine(s string, n int) string {
+	return strings.NewReplacer("<", "(", ">", ")").Replace(SafeLine(Clip(s, n)))
+}
+
+// priorData is one field of the block that someone other than the
+// breaker wrote, as data: one clipped line without terminal controls,
+// quoted as a JSON string of ASCII only (every other character, and < > &,
+// as \u escapes), so that it can neither close the block, open a tag of
+// its own, nor pass for a line of the block's (a word the block reserves,
+// "prior_attempts" or "guidance", has its first letter escaped too).
+// Unicode look-alikes of those characters are escaped like any other.
+func priorData(s string, n int) string {
 	s = SafeLine(Clip(s, n))
-	return strings.ReplaceAll(s, "</prior_attempts>", "</prior_attempts >")
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i, r := range s {
+		reserved := false
+		for _, w := range priorReserved {
+			reserved = reserved || hasPrefixFoldASCII(s[i:], w)
+		}
+		switch {
+		case reserved, r == '<', r == '>', r == '&', r == '"', r == '\\', r < 0x20, r > 0x7e:
+			writeUEscape(&b, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// priorReserved are the words of the block's own lines, lower-case.
+var priorReserved = []string{"prior_attempts", "prior attempts", "guidance"}
+
+// hasPrefixFoldASCII says s starts with w (lower-case ASCII), ASCII
+// letters compared without case.
+func hasPrefixFoldASCII(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// writeUEscape writes r as JSON's \uXXXX (a surrogate pair past the BMP).
+func writeUEscape(b *strings.Builder, r rune) {
+	if r > 0xffff {
+		r -= 0x10000
+		fmt.Fprintf(b, "\\u%04x\\u%04x", 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+		return
+	}
+	fmt.Fprintf(b, "\\u%04x", r)
 }

@@ -80,6 +80,8 @@ func textHead(d breaker.Decision) string {
 	case d.HeadInfra == "":
 	case d.HeadInfraKind == breaker.InfraNoResults:
 		head += " — no test results (a failed push after pushes that had results): " + SafeLine(d.HeadInfra)
+	case d.HeadInfraKind == breaker.InfraWithheld:
+		head += " — the tested run was cancelled and left no results (a failed push): " + SafeLine(d.HeadInfra)
 	case d.HeadInfraKind == breaker.InfraBuild:
 		head += " — did not build or the run crashed (a failed push): " + SafeLine(d.HeadInfra)
 	default:
