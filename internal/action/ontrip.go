@@ -42,25 +42,56 @@ func recordedOnTrip(r *run, pr int) *ledger.OnTrip {
 			rec = nil
 		}
 		if e.OnTrip != nil {
-			rec = e.OnTrip
+			// The trip's record, and what later runs put back after the
+			// agent undid it: a reset undoes all of it.
+			if rec == nil {
+				rec = &ledger.OnTrip{}
+			}
+			merged := mergeOnTrip(*rec, *e.OnTrip)
+			rec = &merged
 		}
 	}
 	return rec
 }
 
+// mergeOnTrip is what a and b did together.
+func mergeOnTrip(a, b ledger.OnTrip) ledger.OnTrip {
+	union := func(x, y []string) []string {
+		out := append([]string(nil), x...)
+		for _, s := range y {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	if a.Label == "" {
+		a.Label = b.Label
+	}
+	a.Removed, a.Unassigned, a.Reviewers = union(a.Removed, b.Removed), union(a.Unassigned, b.Unassigned), union(a.Reviewers, b.Reviewers)
+	a.IssueUnassigned = append(append([]ledger.IssueLogins(nil), a.IssueUnassigned...), b.IssueUnassigned...)
+	a.Drafted = a.Drafted || b.Drafted
+	a.Cancelled = append(append([]int64(nil), a.Cancelled...), b.Cancelled...)
+	return a
+}
+
 // actOnTrip does what the on-trip inputs ask on the tripped pull request,
 // unless an earlier run of this OPEN circuit already did (a later run
 // changes nothing). A label someone else put on is not the breaker's: it
-// is neither recorded nor taken off later. It returns what to record.
-func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) *ledger.OnTrip {
+// is neither recorded nor taken off later. It returns what to record, and
+// what to say in the report ("" when nothing was done).
+func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRequest) (*ledger.OnTrip, string) {
 	add, remove, unassign, review := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign, r.in.OnTripRequestReview
-	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0 && !r.in.OnTripDraft && !r.in.CancelWorkflows) || pr == nil || !d.Tripped || recordedOnTrip(r, pr.Number) != nil {
-		return nil
+	if (add == "" && len(remove) == 0 && len(unassign) == 0 && len(review) == 0 && !r.in.OnTripDraft && !r.in.CancelWorkflows) || pr == nil || !d.Tripped {
+		return nil, ""
+	}
+	if recordedOnTrip(r, pr.Number) != nil {
+		return keepStopOn(ctx, r, pr.Number)
 	}
 	current, err := r.api.pulls.PullRequest(ctx, pr.Number)
 	if err != nil {
 		r.note("could not read #%d's labels, so the on-trip labels were left as they are: %v", pr.Number, err)
-		return nil
+		return nil, ""
 	}
 	var rec ledger.OnTrip
 	for _, l := range remove {
@@ -104,10 +135,58 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 		rec.Cancelled = cancelRuns(ctx, r, current.HeadRef)
 	}
 	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && len(rec.IssueUnassigned) == 0 && len(rec.Reviewers) == 0 && !rec.Drafted && len(rec.Cancelled) == 0 {
-		return nil
+		return nil, ""
 	}
 	r.noteDone("on the trip: %s (a verified reset undoes it)", describeOnTrip(rec))
-	return &rec
+	return &rec, "on the trip the breaker " + describeOnTrip(rec) + "; a maintainer's verified /breaker reset undoes it"
+}
+
+// keepStopOn is a later run of the OPEN circuit (issue 46, "the stop stays
+// on"): the stop is already recorded, and whatever of it the agent undid
+// (the label taken off, its trigger label put back, itself assigned again,
+// the draft marked ready) is put back, once, said so, and recorded with the
+// trip's so that a verified reset undoes it all. Review requests and
+// cancelled runs are done once: nothing to put back.
+func keepStopOn(ctx context.Context, r *run, pr int) (*ledger.OnTrip, string) {
+	add, remove, unassign := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign
+	if add == "" && len(remove) == 0 && len(unassign) == 0 && !r.in.OnTripDraft {
+		return nil, ""
+	}
+	current, err := r.api.pulls.PullRequest(ctx, pr)
+	if err != nil {
+		r.note("could not read #%d to check that the stop is still on: %v", pr, err)
+		return nil, ""
+	}
+	var rec ledger.OnTrip
+	if add != "" && !slices.Contains(current.Labels, add) &&
+		labelError(r, r.api.labels.AddLabels(ctx, pr, []string{add}), "put the label "+quote(add)+" back on", pr) {
+		rec.Label = add
+	}
+	for _, l := range remove {
+		if slices.Contains(current.Labels, l) &&
+			labelError(r, r.api.labels.RemoveLabel(ctx, pr, l), "take the label "+quote(l)+" off again", pr) {
+			rec.Removed = append(rec.Removed, l)
+		}
+	}
+	var assigned []string
+	for _, l := range unassign {
+		if i := slices.IndexFunc(current.Assignees, func(a string) bool { return forge.SameLogin(a, l) }); i >= 0 {
+			assigned = append(assigned, current.Assignees[i])
+		}
+	}
+	if len(assigned) > 0 && labelError(r, r.api.assignees.RemoveAssignees(ctx, pr, assigned), "unassign "+strings.Join(assigned, ", ")+" again from", pr) {
+		rec.Unassigned = assigned
+	}
+	if r.in.OnTripDraft && !current.Draft && current.NodeID != "" &&
+		labelError(r, r.api.drafts.ConvertToDraft(ctx, current.NodeID), "convert to a draft again", pr) {
+		rec.Drafted = true
+	}
+	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && !rec.Drafted {
+		return nil, ""
+	}
+	what := describeOnTrip(rec)
+	r.noteDone("the agent undid the stop while the circuit is OPEN; the breaker put it back: %s (a verified reset undoes it)", what)
+	return &rec, "the agent undid the stop while the circuit is OPEN; the breaker put it back (" + what + "); a maintainer's verified /breaker reset undoes it"
 }
 
 // undoOnTrip undoes, at a verified reset of pull request pr, what the trip

@@ -267,3 +267,73 @@ func TestOnTrip_EveryInputOnceAndUndoneByTheReset(t *testing.T) {
 		t.Errorf("after the reset: %q, want %q (a cancelled run stays cancelled)", got, want)
 	}
 }
+
+// The stop stays on (issue 46): after the trip the agent takes the
+// breaker's label off, puts its trigger label back, assigns itself again
+// and marks the pull request ready. The next OPEN run puts all of it back,
+// once, and says the agent undid the stop; a run after it, with nothing
+// undone, writes nothing; a verified reset still undoes it all.
+func TestOnTrip_TheStopStaysOn(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	for k, v := range map[string]string{"on-trip-label": "breaker: stopped", "on-trip-remove-labels": "fix-me",
+		"on-trip-unassign": "Copilot", "on-trip-draft": "true"} {
+		r.inputs[k] = v
+	}
+	r.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadRef: "copilot/fix-login", BaseRef: "main", State: "open",
+		Labels: []string{"fix-me"}, Assignees: []string{"Copilot"}})
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login")
+	state := func() string {
+		return strings.Join([]string{strings.Join(r.srv.Labels(7), "+"), strings.Join(r.srv.Assignees(7), "+"),
+			map[bool]string{true: "draft", false: "ready"}[r.srv.Draft(7)]}, " | ")
+	}
+	const stopped = "breaker: stopped |  | draft"
+	if got := state(); got != stopped {
+		t.Fatalf("after the trip: %q, want %q", got, stopped)
+	}
+	writes := func() int {
+		n := 0
+		for _, c := range r.srv.Calls() {
+			if c.Method != "GET" && (strings.Contains(c.Path, "/labels") || strings.Contains(c.Path, "/assignees") ||
+				c.Path == "/graphql" && strings.Contains(c.Body, "convertPullRequestToDraft")) {
+				n++
+			}
+		}
+		return n
+	}
+	// The agent undoes the stop with its own token.
+	r.srv.EditPullRequest(7, func(pr *forge.PullRequest) {
+		pr.Labels, pr.Assignees, pr.Draft = []string{"fix-me"}, []string{"Copilot"}, false
+	})
+	before := writes()
+	r.commit("Fix the login once more")
+	r.results(map[string]string{"TestLogin": "fail"})
+	r.open(7, "copilot/fix-login")
+	o := r.push("copilot/fix-login")
+	if o.state() != "OPEN" || state() != stopped {
+		t.Fatalf("the next OPEN run: %q, pull request %q; want OPEN and %q", o.state(), state(), stopped)
+	}
+	if n := writes() - before; n != 4 {
+		t.Errorf("the stop put back with %d writes, want 4 (the label on, the trigger off, unassign, draft)", n)
+	}
+	if c := r.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "the agent undid the stop") {
+		t.Errorf("the comment does not say the agent undid the stop: %v", c)
+	}
+	e, err := ledger.Decode(r.checkRun(r.git("rev-parse", "HEAD")).Text)
+	if err != nil || e.OnTrip == nil || e.OnTrip.Label != "breaker: stopped" || !e.OnTrip.Drafted {
+		t.Errorf("the run's entry records %+v (%v); want what it put back", e.OnTrip, err)
+	}
+	before = writes()
+	r.commit("Fix the login yet again")
+	r.open(7, "copilot/fix-login")
+	if o := r.push("copilot/fix-login"); o.state() != "OPEN" || writes() != before {
+		t.Errorf("a run with nothing undone: %q, %d on-trip writes; want OPEN and none", o.state(), writes()-before)
+	}
+	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login"); o.Err != nil {
+		t.Fatalf("the reset: %v", o.Err)
+	}
+	if got, want := state(), "fix-me | Copilot | ready"; got != want {
+		t.Errorf("after the reset: %q, want %q", got, want)
+	}
+}

@@ -100,9 +100,9 @@ func judge(ctx context.Context, r *run, head, branch string, pr *forge.PullReque
 			x.tags = append(x.tags, ledger.Tag{Name: d.Checkpoint.Tag, SHA: sha})
 		}
 	}
-	if x.onTrip = actOnTrip(ctx, r, d, pr); x.onTrip != nil {
-		// Shown in the comment, the check and the summary with the notes.
-		d.Notes = append(d.Notes, "on the trip the breaker "+describeOnTrip(*x.onTrip)+"; a maintainer's verified /breaker reset undoes it")
+	var said string
+	if x.onTrip, said = actOnTrip(ctx, r, d, pr); said != "" {
+		d.Notes = append(d.Notes, said) // shown in the comment, the check and the summary
 	}
 	ledgerErr := writeCheckRun(ctx, r, snap, d, x)
 	publish(ctx, r, d, refs, pr, "")

@@ -26,6 +26,20 @@ func (s *Server) AddPullRequest(pr forge.PullRequest) {
 	s.prs[pr.Number] = pr
 }
 
+// EditPullRequest changes pull request number as another token does
+// between two runs: what the agent's own token may do with
+// pull-requests: write (labels: DELETE and POST /issues/{n}/labels,
+// assignees: POST /issues/{n}/assignees, the markPullRequestReadyForReview
+// mutation), the way GitHub's REST and GraphQL references describe them.
+func (s *Server) EditPullRequest(number int, edit func(pr *forge.PullRequest)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr := s.prs[number]
+	pr.Labels, pr.Assignees = append([]string(nil), pr.Labels...), append([]string(nil), pr.Assignees...)
+	edit(&pr)
+	s.prs[number] = pr
+}
+
 // Assignees returns the logins assigned to pull request number.
 func (s *Server) Assignees(number int) []string {
 	s.mu.Lock()
