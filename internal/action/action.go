@@ -45,16 +45,19 @@ type Outcome struct {
 // GitHub and what happened there. Use cases are functions that take it with
 // their own parameters.
 type run struct {
-	ax     *actionenv.Action
-	in     actionenv.Inputs
-	gh     actionenv.Context
-	api    ports // GitHub, one narrow port a concern: no use case holds the whole forge
-	deps   Deps
-	red    *report.Redactor
-	policy breaker.Policy
-	notes  []string     // what happened on GitHub, for the summary and the log
-	ident  *string      // our login, once known
-	state  *remoteState // what the ledger query read, once read
+	// elsewhere are the agent's other OPEN lines of work, read once a run
+	// (agentOpenLines); nil until read.
+	elsewhere *[]breaker.OpenElsewhere
+	ax        *actionenv.Action
+	in        actionenv.Inputs
+	gh        actionenv.Context
+	api       ports // GitHub, one narrow port a concern: no use case holds the whole forge
+	deps      Deps
+	red       *report.Redactor
+	policy    breaker.Policy
+	notes     []string     // what happened on GitHub, for the summary and the log
+	ident     *string      // our login, once known
+	state     *remoteState // what the ledger query read, once read
 	// resultsDir is where the result globs are read; "" = the workspace.
 	resultsDir string
 	// before is where a pushed branch was before the push (the push
@@ -118,12 +121,13 @@ type ports struct {
 	people    People
 	artifacts Artifacts
 	ledger    LedgerStore
+	lines     forge.Lines
 }
 
 // portsOf splits an adapter into its ports.
 func portsOf(f Forge) ports {
 	return ports{pulls: f, comments: f, refs: f, labels: f, assignees: f, reviews: f, drafts: f,
-		runs: f, commits: f, people: f, artifacts: f, ledger: f}
+		runs: f, commits: f, people: f, artifacts: f, ledger: f, lines: f}
 }
 
 // route sends the event to its use case (DESIGN §3).
@@ -174,6 +178,11 @@ type loadSpec struct {
 	// baseObserved says it saw the base at all.
 	baseFailing  map[string]bool
 	baseObserved bool
+	// agent asks for the agent's other lines of work (a judged push of a
+	// pull request); author is the pull request's, "" when the event did
+	// not say (a workflow_run's payload lists no author).
+	agent  bool
+	author string
 }
 
 // load reads the branch at head once, with the run's inputs and what the
@@ -250,6 +259,17 @@ func judgeWith(ctx context.Context, r *run, s loadSpec) (evaluate.Snapshot, brea
 	snap, err := r.load(ctx, s)
 	if err != nil {
 		return snap, breaker.Decision{}, remoteRefs{}, err
+	}
+	if s.agent && s.pr != 0 {
+		if r.elsewhere == nil {
+			lines, tree, err := agentOpenLines(ctx, r, s.author, s.pr, s.head)
+			if err != nil {
+				return snap, breaker.Decision{}, remoteRefs{}, err
+			}
+			found := elsewhereOf(lines, tree)
+			r.elsewhere = &found
+		}
+		snap = snap.WithElsewhere(*r.elsewhere)
 	}
 	refs := rs.refsFor(r, snap.Slice())
 	d := snap.Decide(refs.engine(snap.Slice()))

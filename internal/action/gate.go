@@ -96,7 +96,7 @@ func readGate(ctx context.Context, r *run, number int, branch string) (evaluate.
 		return evaluate.Gate{}, err
 	}
 	r.state = &rs
-	return evaluate.GateOf(rs.ledger, evaluate.Run{PR: number, Branch: branch, Commits: rs.commits}), nil
+	return gateFollowsAgent(ctx, r, evaluate.GateOf(rs.ledger, evaluate.Run{PR: number, Branch: branch, Commits: rs.commits}), number)
 }
 
 // GateReader is what reading the gate needs: the ledger, and the comments
@@ -105,6 +105,7 @@ type GateReader interface {
 	LedgerStore
 	Comments
 	People
+	forge.Lines
 }
 
 // ReadGate is the gate for the command line (breaker gate): the same read
@@ -113,7 +114,7 @@ type GateReader interface {
 // the notes say what the read found on the way.
 func ReadGate(ctx context.Context, f GateReader, in actionenv.Inputs, number int, branch string) (evaluate.Gate, []string, error) {
 	ax := actionenv.New(func(string) string { return "" }, io.Discard)
-	r := &run{ax: ax, in: in, api: ports{ledger: f, comments: f, people: f}, red: report.NewRedactor(in.Token), policy: breaker.DefaultPolicy()}
+	r := &run{ax: ax, in: in, api: ports{ledger: f, comments: f, people: f, lines: f}, red: report.NewRedactor(in.Token), policy: breaker.DefaultPolicy()}
 	g, err := readGate(ctx, r, number, branch)
 	return g, r.notes, err
 }

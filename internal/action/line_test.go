@@ -159,7 +159,7 @@ func TestLine_AMergedLineReachesNoLaterPullRequest(t *testing.T) {
 	r.git("checkout", "-q", "main")
 	r.git("merge", "-q", "--no-ff", "-m", "Merge the login work", "copilot/fix-login")
 	r.srv.SetDefaultBranch("main", r.git("rev-parse", "main"))
-	r.close(7, "copilot/fix-login")
+	r.srv.MergePullRequest(7)
 	r.git("checkout", "-q", "-b", "copilot/fix-signup")
 	r.commit("Fix the signup")
 	r.results(map[string]string{"TestLogin": "fail"})

@@ -74,7 +74,7 @@ func (r *run) setBefore(before string) {
 func judge(ctx context.Context, r *run, head, branch string, pr *forge.PullRequest, baseSource string) Outcome {
 	spec := loadSpec{head: head, branch: branch}
 	if pr != nil {
-		spec.pr, spec.fork = pr.Number, pr.Fork
+		spec.pr, spec.fork, spec.agent, spec.author = pr.Number, pr.Fork, true, pr.Author
 		spec.base, spec.baseRef, spec.baseSource = pr.BaseSHA, pr.BaseRef, baseSource
 	}
 	snap, d, refs, err := judgeWith(ctx, r, spec)

@@ -45,6 +45,8 @@ type rig struct {
 	// prHeads are the heads the rig last sent each pull request's events
 	// for: a synchronize's before.
 	prHeads map[int]string
+	// authors are who opened each pull request, "agent-bot" when not set.
+	authors map[int]string
 }
 
 func newRig(t *testing.T) *rig {
@@ -126,8 +128,12 @@ func (r *rig) open(number int, branch string) forge.PullRequest {
 func (r *rig) openInto(number int, branch, base string) forge.PullRequest {
 	r.t.Helper()
 	head := r.git("rev-parse", branch)
+	author := "agent-bot"
+	if a, ok := r.authors[number]; ok {
+		author = a
+	}
 	pr := forge.PullRequest{Number: number, HeadSHA: head, HeadRef: branch, BaseRef: base,
-		BaseSHA: r.git("rev-parse", base), Author: "agent-bot", State: "open"}
+		BaseSHA: r.git("rev-parse", base), Author: author, State: "open"}
 	r.srv.AddPullRequest(pr)
 	var own []string
 	if out := r.git("rev-list", "--reverse", base+".."+head); out != "" {

@@ -524,7 +524,9 @@ func (c *Carry) record(p Push, prior bool) {
 	if v == nil {
 		return
 	}
-	trip := v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone
+	// An inherited OPEN (TripAgentOpen) lasts while the other line is
+	// OPEN: it is decided again at every run, never kept.
+	trip := v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone && v.TripReason != TripAgentOpen
 	if p.Source == PushFromLedger && p.Slice != "" {
 		c.Verdicts, c.Open = true, trip
 	}

@@ -144,6 +144,11 @@ func Evaluate(in Input) Decision {
 		e.notef("check runs of the breaker's name that did not verify, written before the verified reset, are set aside by it: %s",
 			strings.Join(shortAll(in.Ledger.SetAside), ", "))
 	}
+	if o, why, ok := elsewhere(in); ok && t.reason == TripNone && resetPush == nil {
+		t.reason, t.test = TripAgentOpen, ""
+		e.notef("the same agent's %s is OPEN (%s) and %s: this line of work starts OPEN until a maintainer resets it, or closes %s",
+			o.Where, o.Reason, why, o.Where)
+	}
 	if len(in.Ledger.Tampered) > 0 {
 		t.reason, t.test = TripLedgerTampered, ""
 		e.notef("ledger entries that do not verify with the ledger key (someone rewrote CI's evidence): %s",

@@ -118,7 +118,7 @@ func (e *evaluator) recordedOpen(d Decision) *Verdict {
 		if i < e.prior {
 			continue
 		}
-		if v := p.Verdict; v != nil && v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone {
+		if v := p.Verdict; v != nil && v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone && v.TripReason != TripAgentOpen {
 			return v
 		}
 	}
@@ -126,9 +126,10 @@ func (e *evaluator) recordedOpen(d Decision) *Verdict {
 }
 
 // applyPolicy replaces greenlight's verdict with the chosen policy's.
-// ledger_tampered stands over every policy.
+// ledger_tampered and agent_open stand over every policy.
 func (e *evaluator) applyPolicy(d *Decision) {
 	tampered := d.TripReason == TripLedgerTampered
+	inherited := d.TripReason == TripAgentOpen
 	rule, ok := policyRule(e.p.Name)
 	if !ok || rule.apply == nil {
 		d.PolicyState = string(d.State)
@@ -142,8 +143,12 @@ func (e *evaluator) applyPolicy(d *Decision) {
 		d.PolicyState = rule.OpenState
 		e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", v.TripReason)
 	}
-	if tampered {
+	switch {
+	case tampered:
 		d.State, d.Tripped, d.TripReason = StateOpen, true, TripLedgerTampered
+		d.PolicyState = rule.OpenState
+	case inherited && !d.Tripped:
+		setOpen(d, TripAgentOpen)
 		d.PolicyState = rule.OpenState
 	}
 	switch {

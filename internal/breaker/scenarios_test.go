@@ -46,6 +46,9 @@ type scenario struct {
 	slice     string
 	base      map[string]bool
 	tampered  bool // an entry of the ledger did not verify
+	// elsewhere are the tripped tests of another line of work of the same
+	// agent that is OPEN (#7, no_progress); nil when there is none.
+	elsewhere []string
 	anomalies []Anomaly
 	pushes    []scenarioPush
 	want      []string
@@ -63,6 +66,7 @@ type scenarioPush struct {
 	// re-run of that push's run (the same run id, a higher attempt).
 	again int
 	rerun bool
+	tree  bool // the push carries the tree of the OPEN line elsewhere's tripped head
 }
 
 // readScenarios reads the table: name | policy and options | pushes split
@@ -149,6 +153,8 @@ func (s *scenario) options(fields []string) error {
 			s.slice = v
 		case "tampered":
 			s.tampered = v == "yes"
+		case "elsewhere":
+			s.elsewhere = strings.Split(v, ",")
 		case "base":
 			for _, name := range strings.Split(v, ",") {
 				s.base[name] = true
@@ -165,7 +171,8 @@ func (s *scenario) options(fields []string) error {
 // !cancelled say the tests did not run, @S-2 is the slice the run decided
 // for, @reset records a verified reset after the run, +Key=Value is a
 // trailer of the push's one commit, =N force-pushes the branch back to
-// push N's head (a new run), =Nr re-runs push N's run (its run id).
+// push N's head (a new run), =Nr re-runs push N's run (its run id),
+// %tree says the push carries the tripped tree of the OPEN line elsewhere.
 func parseScenarioPush(fields []string) (scenarioPush, error) {
 	var p scenarioPush
 	for _, f := range fields {
@@ -173,6 +180,8 @@ func parseScenarioPush(fields []string) (scenarioPush, error) {
 		case f == "-":
 		case f == "@reset":
 			p.reset = true
+		case f == "%tree":
+			p.tree = true
 		case strings.HasPrefix(f, "="):
 			n, err := strconv.Atoi(strings.TrimSuffix(f[1:], "r"))
 			if err != nil || n < 1 {
@@ -278,6 +287,9 @@ func (s scenario) run() []string {
 		}
 		if s.tampered {
 			in.Ledger = LedgerInfo{Signed: true, Source: "check-runs", Tampered: []string{sha(99)}}
+		}
+		if s.elsewhere != nil {
+			in.Elsewhere = []OpenElsewhere{{Where: "#7", Reason: TripNoProgress, Tests: s.elsewhere, SameTree: sp.tree}}
 		}
 		d := Evaluate(in)
 		got := d.PolicyState

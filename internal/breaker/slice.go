@@ -172,7 +172,7 @@ func OpenSlice(ps []Push) string {
 	best, at := "", -1
 	for slice, i := range newest {
 		v := ps[i].Verdict
-		if v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone && i > at {
+		if v.State == StateOpen && v.TripReason != TripManual && v.TripReason != TripNone && v.TripReason != TripAgentOpen && i > at {
 			best, at = slice, i
 		}
 	}

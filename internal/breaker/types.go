@@ -155,6 +155,11 @@ type Input struct {
 	// observed; BaseObserved says it was (with nothing failing, empty).
 	BaseFailing  map[string]bool
 	BaseObserved bool
+	// Elsewhere are the other lines of work of the same agent that are
+	// OPEN (elsewhere.go): this line starts OPEN while it fails a test
+	// that tripped there or carries the tripped tree, until a verified
+	// reset of this line.
+	Elsewhere []OpenElsewhere
 }
 
 // The sources of a Base.

@@ -23,6 +23,9 @@ type Gate struct {
 	// this pull request (or branch), for the agent's next invocation; ""
 	// when none, or while OPEN.
 	Prior string
+	// Elsewhere names the same agent's OPEN pull request this one repeats
+	// (Reason agent_open): "#7".
+	Elsewhere string
 }
 
 // GateOf reads the gate out of the ledger of run's line of work (its pull
@@ -61,6 +64,9 @@ func (g Gate) Line() string {
 	switch {
 	case !g.Open:
 		return "CLOSED: no slice of this line of work is OPEN; the agent may work on it"
+	case g.Reason == breaker.TripAgentOpen:
+		return "OPEN: the same agent's pull request " + g.Elsewhere + " is OPEN (slice " + g.Slice + ") and this line of work repeats it; " +
+			"the agent may not work on it until a maintainer answers /breaker reset on either, or closes " + g.Elsewhere
 	case g.Reason == breaker.TripLedgerTampered:
 		return "OPEN: ledger entries at " + strings.Join(shortHeads(g.Tampered), ", ") + " do not verify; a maintainer's /breaker reset clears them"
 	}

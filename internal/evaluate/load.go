@@ -236,6 +236,13 @@ func (s Snapshot) WithLedger(l Ledger, observedAt time.Time, runID int64) Snapsh
 	return s
 }
 
+// WithElsewhere is the snapshot with the other OPEN lines of work of the
+// same agent (breaker.Input.Elsewhere).
+func (s Snapshot) WithElsewhere(lines []breaker.OpenElsewhere) Snapshot {
+	s.input.Elsewhere = lines
+	return s
+}
+
 // Decide runs the engine over the snapshot with the breaker's refs (the
 // remote's in the Action, the local repository's on the command line).
 func (s Snapshot) Decide(refs breaker.Refs) breaker.Decision {

@@ -128,6 +128,41 @@ type Forge interface {
 	Commits
 	People
 	LedgerStore
+	Lines
+}
+
+// Lines finds the other lines of work of an agent (DESIGN §5, "an OPEN
+// circuit follows the agent"): who opened a pull request and who closed
+// it are facts GitHub attests; everything else there is the agent's.
+type Lines interface {
+	// RecentPullRequests are the repository's most recently updated pull
+	// requests that are not merged (at most MaxRecentPulls), each with the
+	// breaker's check runs on its head (q's app and name), and the tree of
+	// commit head: one query.
+	RecentPullRequests(ctx context.Context, q LedgerQuery, head string) (prs []RecentPull, headTree string, err error)
+	// IssueReferences are the pull requests that ever referenced issue
+	// number (its timeline's cross references, which an edited body does
+	// not take away) or close it now, open or closed, merged ones left
+	// out: one query.
+	IssueReferences(ctx context.Context, number int) ([]int, error)
+}
+
+// MaxRecentPulls bounds RecentPullRequests.
+const MaxRecentPulls = 30
+
+// RecentPull is a pull request as Lines reads it.
+type RecentPull struct {
+	Number int
+	State  string // "open" or "closed"
+	Author string
+	// ClosedBy is who closed it, "" while it is open or GitHub did not
+	// say; ClosedByBot says that was a bot (a workflow's token, an app).
+	ClosedBy    string
+	ClosedByBot bool
+	HeadSHA     string
+	HeadTree    string
+	// Runs are the breaker's newest check runs on the head.
+	Runs []CheckRunText
 }
 
 // LedgerStore keeps the ledger (DESIGN §6): the breaker's check runs, read

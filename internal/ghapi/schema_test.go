@@ -171,3 +171,47 @@ func TestDraftMutations_ValidateAgainstGitHubsSchema(t *testing.T) {
 		}
 	}
 }
+
+// The agent's other lines of work (issue 46): the query of the newest pull
+// requests with their heads' breaker check runs and who closed them, and
+// the query of an issue's references, validate against GitHub's schema;
+// the fake answers them, and an issue reference edited out of a body is
+// still found through the timeline.
+func TestLines_ValidateAgainstGitHubsSchema(t *testing.T) {
+	t.Parallel()
+	schema := githubSchema(t)
+	srv := ghfake.New(t)
+	srv.AddCommit("a1", "tree-a", "Fix the login")
+	srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: "a1", HeadRef: "agent/fix", BaseRef: "main", State: "open", Author: "Copilot[bot]"})
+	srv.SetPullRequestCommits(7, []string{"a1"})
+	srv.AddPullRequest(forge.PullRequest{Number: 8, HeadRef: "person/docs", BaseRef: "main", State: "open", Author: "alice"})
+	srv.SetPullRequestCommits(8, []string{"a1"})
+	srv.ClosePullRequest(8, "bob")
+	srv.AddIssue(12, nil, 7)
+	srv.UnlinkIssue(7, 12)
+	c, err := New(Config{Token: "schema-test-token", APIURL: srv.URL(), Owner: srv.Owner(), Repo: srv.Repo()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prs, tree, err := c.RecentPullRequests(context.Background(), forge.LedgerQuery{CheckName: "greenlight-breaker"}, "a1")
+	if err != nil || tree != "tree-a" || len(prs) != 2 {
+		t.Fatalf("RecentPullRequests: %+v, tree %q, %v", prs, tree, err)
+	}
+	if p := prs[0]; p.Number != 8 || p.State != "closed" || p.ClosedBy != "bob" || p.ClosedByBot || p.Author != "alice" {
+		t.Errorf("the newest updated: %+v; want #8 closed by bob", p)
+	}
+	if p := prs[1]; p.Number != 7 || p.State != "open" || p.Author != "Copilot[bot]" || p.HeadSHA != "a1" || p.HeadTree != "tree-a" {
+		t.Errorf("the agent's: %+v; want #7 open by Copilot[bot] at a1", p)
+	}
+	if refs, err := c.IssueReferences(context.Background(), 12); err != nil || len(refs) != 1 || refs[0] != 7 {
+		t.Errorf("IssueReferences(12): %v, %v; want #7, whose body no longer closes it", refs, err)
+	}
+	for _, q := range srv.GraphQLQueries() {
+		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {
+			t.Errorf("query does not validate against GitHub's schema: %v\n%s", errs, q)
+		}
+	}
+	if costs := srv.GraphQLCosts(); len(costs) != 2 || costs[0] != 1 || costs[1] != 1 {
+		t.Errorf("GraphQL costs %v, want one point each", costs)
+	}
+}

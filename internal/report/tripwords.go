@@ -54,6 +54,14 @@ var reasons = map[breaker.TripReason]reasonWords{
 		},
 		stopped: func(breaker.Decision, func(string) string) string { return "a record of CI's evidence does not verify" },
 	},
+	breaker.TripAgentOpen: {
+		seed: func(breaker.Decision, func(string) string) string {
+			return "agent open (the same agent's line of work elsewhere is OPEN, and this one repeats it)"
+		},
+		stopped: func(breaker.Decision, func(string) string) string {
+			return "the same agent's other pull request is stopped, and this one repeats it"
+		},
+	},
 	breaker.TripManual: {
 		seed: func(breaker.Decision, func(string) string) string {
 			return "manual (a human asked for this diagnostic)"

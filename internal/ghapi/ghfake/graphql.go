@@ -162,16 +162,25 @@ func (s *Server) repositoryNode() map[string]any {
 				return nil, &gqlError{Type: "NOT_FOUND", Message: "Could not resolve to an Issue with the number of " + strconv.Itoa(n) + "."}
 			}
 			return map[string]any{"__typename": "Issue", "number": n,
-				"closedByPullRequestsReferences": conn("closedByPullRequestsReferences", func(map[string]any) []any {
-					var out []any
+				"closedByPullRequestsReferences": conn("closedByPullRequestsReferences", func(args map[string]any) []any {
+					withClosed, _ := args["includeClosedPrs"].(bool)
+					var prs []int
 					for pr, issues := range s.closing {
-						if slices.Contains(issues, n) && s.prs[pr].State != "closed" {
-							out = append(out, map[string]any{"__typename": "PullRequest", "number": pr})
+						if slices.Contains(issues, n) && (withClosed || s.prs[pr].State != "closed") {
+							prs = append(prs, pr)
 						}
 					}
+					slices.Sort(prs)
+					var out []any
+					for _, pr := range prs {
+						out = append(out, map[string]any{"__typename": "PullRequest", "number": pr, "merged": s.merged[pr]})
+					}
 					return out
-				})}, nil
+				}),
+				"timelineItems": conn("timelineItems", func(args map[string]any) []any { return s.issueTimeline(n, args) }),
+			}, nil
 		}),
+		"pullRequests": conn("pullRequests", s.recentPulls),
 		"pullRequest": resolver(func(args map[string]any) (any, *gqlError) {
 			n, _ := intArg(args["number"])
 			if _, ok := s.prs[n]; !ok && s.prCommits[n] == nil && !s.anyComment(n) {
@@ -203,9 +212,16 @@ func (s *Server) anyComment(pr int) bool {
 }
 
 func (s *Server) pullRequestNode(pr int) map[string]any {
+	author := any(nil)
+	if a := s.prs[pr].Author; a != "" {
+		author = actorNode(a)
+	}
 	return map[string]any{
 		"__typename": "PullRequest",
 		"number":     pr,
+		"state":      s.pullState(s.prs[pr]),
+		"merged":     s.merged[pr],
+		"author":     author,
 		"closingIssuesReferences": conn("closingIssuesReferences", func(map[string]any) []any {
 			var out []any
 			for _, n := range s.closing[pr] {
@@ -229,13 +245,7 @@ func (s *Server) pullRequestNode(pr int) map[string]any {
 			}
 			return out
 		}),
-		"timelineItems": conn("timelineItems", func(map[string]any) []any {
-			var out []any
-			for _, before := range s.forcePushes[pr] {
-				out = append(out, map[string]any{"__typename": "HeadRefForcePushedEvent", "beforeCommit": s.commitNode(before)})
-			}
-			return out
-		}),
+		"timelineItems": conn("timelineItems", func(args map[string]any) []any { return s.timelineOf(pr, args) }),
 		"comments": conn("comments", func(map[string]any) []any {
 			var out []any
 			for _, c := range s.comments {
@@ -264,6 +274,7 @@ func (s *Server) commitNode(sha string) map[string]any {
 	return map[string]any{
 		"__typename": "Commit",
 		"oid":        sha,
+		"tree":       map[string]any{"__typename": "Tree", "oid": s.commits[sha].Tree},
 		"author":     author,
 		"committer":  map[string]any{"__typename": "GitActor", "user": nil},
 		"checkSuites": conn("checkSuites", func(args map[string]any) []any {

@@ -96,15 +96,24 @@ type Server struct {
 	runs []WorkflowRun
 	// issues are issues that are not pull requests, with their assignees
 	// (AddIssue); closing are the issues each pull request closes.
-	issues   map[int][]string
-	closing  map[int][]int
-	comments []comment
-	nextID   int64
-	refs     map[string]string
-	perms    map[string]string
-	commits  map[string]commit
-	failures []Failure
-	calls    []Call
+	issues  map[int][]string
+	closing map[int][]int
+	// crossRefs are the pull requests each issue's timeline says
+	// referenced it (CrossReferencedEvent): kept when the reference is
+	// edited away. closedBy is who closed each closed pull request;
+	// touched orders pull requests by their last update.
+	crossRefs map[int][]int
+	closedBy  map[int]string
+	merged    map[int]bool
+	touched   map[int]int
+	touches   int
+	comments  []comment
+	nextID    int64
+	refs      map[string]string
+	perms     map[string]string
+	commits   map[string]commit
+	failures  []Failure
+	calls     []Call
 
 	checkRuns     []CheckRun
 	defaultBranch string
@@ -141,6 +150,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	s := &Server{
 		t: t, owner: DefaultOwner, repo: DefaultRepo, maxPerPage: 100,
 		prs: map[int]forge.PullRequest{}, reviewRequests: map[int][]string{}, issues: map[int][]string{}, closing: map[int][]int{}, nextID: 1000,
+		crossRefs: map[int][]int{}, closedBy: map[int]string{}, merged: map[int]bool{}, touched: map[int]int{},
 		nextCheckRunID: firstCheckRunID - 1, nextCommentID: firstCommentID - 1, gqlLimit: DefaultGraphQLLimit,
 		appID: ActionsAppID, appSlug: ActionsAppSlug, botLogin: BotLogin,
 		refs: map[string]string{}, perms: map[string]string{}, commits: map[string]commit{},

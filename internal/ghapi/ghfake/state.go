@@ -24,6 +24,8 @@ func (s *Server) AddPullRequest(pr forge.PullRequest) {
 	}
 	pr.Draft = pr.Draft || s.prs[pr.Number].Draft // a draft stays one until marked ready
 	s.prs[pr.Number] = pr
+	s.touches++
+	s.touched[pr.Number] = s.touches
 }
 
 // EditPullRequest changes pull request number as another token does
@@ -70,6 +72,7 @@ func (s *Server) AddIssue(number int, assignees []string, closedBy ...int) {
 	s.issues[number] = append([]string(nil), assignees...)
 	for _, pr := range closedBy {
 		s.closing[pr] = append(s.closing[pr], number)
+		s.crossRefs[number] = append(s.crossRefs[number], pr)
 	}
 }
 

@@ -1,0 +1,156 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
+	"github.com/greenlight-ci/breaker/internal/forge"
+	"github.com/greenlight-ci/breaker/internal/ledger"
+)
+
+// An OPEN circuit follows the agent (issue 46; DESIGN §5). Who opened a
+// pull request and who closed one are facts GitHub attests; commit ids,
+// trees, branch names and bodies are the agent's. So a run of pull request
+// P reads, in one more query, the repository's newest pull requests that
+// are not merged, keeps those the same agent opened (the same author, or
+// both in agent-actors), and asks each one's newest verified entry on its
+// head whether its line is OPEN and not reset. One a maintainer closed is
+// over: a person other than the agent, not a bot, closed it.
+
+// agentLine is one OPEN line of work of an agent, as its newest entry
+// says.
+type agentLine struct {
+	pr     int
+	entry  ledger.Entry
+	tree   string // its head's tree
+	closed bool
+}
+
+// sameAgent says two pull request authors are the same agent: the same
+// login, or both listed in agent-actors.
+func sameAgent(r *run, a, b string) bool {
+	if forge.SameLogin(a, b) {
+		return true
+	}
+	listed := func(l string) bool {
+		return slices.ContainsFunc(r.in.AgentActors, func(x string) bool { return forge.SameLogin(x, l) })
+	}
+	return a != "" && b != "" && listed(a) && listed(b)
+}
+
+// agentOpenLines reads the OPEN lines of work of author other than pull
+// request self's (0: none to leave out), and the tree of head (of self's
+// head as listed when head is ""): one query. An author "" is self's, as
+// the newest pull requests list it (a pull request being pushed to is
+// among them), else as GitHub says.
+func agentOpenLines(ctx context.Context, r *run, author string, self int, head string) ([]agentLine, string, error) {
+	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
+	prs, tree, err := r.api.lines.RecentPullRequests(ctx, q, head)
+	if err != nil {
+		return nil, "", fmt.Errorf("read the agent's other pull requests: %w", err)
+	}
+	for _, p := range prs {
+		if p.Number == self && author == "" {
+			author = p.Author
+		}
+		if p.Number == self && head == "" {
+			tree = p.HeadTree
+		}
+	}
+	if author == "" && self != 0 {
+		pr, err := r.api.pulls.PullRequest(ctx, self)
+		if err != nil {
+			return nil, "", fmt.Errorf("read who opened #%d: %w", self, err)
+		}
+		author = pr.Author
+	}
+	if author == "" {
+		return nil, tree, nil
+	}
+	var key []byte
+	if r.in.LedgerKey != "" {
+		key = []byte(r.in.LedgerKey)
+	}
+	var out []agentLine
+	for _, p := range prs {
+		if p.Number == self || !sameAgent(r, p.Author, author) {
+			continue
+		}
+		if p.State == "closed" && p.ClosedBy != "" && !p.ClosedByBot && !sameAgent(r, p.ClosedBy, author) {
+			continue // a maintainer closed it: that ends its circuit
+		}
+		if e, ok := newestOwnEntry(p, r.in.AppID, key); ok && e.Verdict.State == breaker.StateOpen &&
+			e.Verdict.TripReason != breaker.TripAgentOpen && e.Reset == nil {
+			out = append(out, agentLine{pr: p.Number, entry: e, tree: p.HeadTree, closed: p.State == "closed"})
+		}
+	}
+	return out, tree, nil
+}
+
+// newestOwnEntry is the newest entry of pull request p on its head that
+// the breaker's identity wrote and that verifies.
+func newestOwnEntry(p forge.RecentPull, appID int64, key []byte) (ledger.Entry, bool) {
+	entries, _, _, _, _ := decodeRuns(p.Runs, appID)
+	var best ledger.Entry
+	found := false
+	for _, e := range entries {
+		if e.PR != p.Number || e.Kind == ledger.KindBase || !ledger.Trusted(e, key) {
+			continue
+		}
+		if !found || e.CheckRunID > best.CheckRunID {
+			best, found = e, true
+		}
+	}
+	return best, found
+}
+
+// elsewhereOf turns the agent's OPEN lines into the engine's input: each
+// with its tripped tests and whether head carries its tree.
+func elsewhereOf(lines []agentLine, tree string) []breaker.OpenElsewhere {
+	var out []breaker.OpenElsewhere
+	for _, l := range lines {
+		o := breaker.OpenElsewhere{Where: fmt.Sprintf("#%d", l.pr), Reason: l.entry.Verdict.TripReason,
+			SameTree: tree != "" && l.tree == tree}
+		for _, t := range l.entry.Tests {
+			if t.Status.Failed() {
+				o.Tests = append(o.Tests, t.FullName())
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// gateFollowsAgent is the gate of pull request number when its own ledger
+// lets the agent on (g): OPEN still while another line of the agent that
+// opened it is OPEN and this one repeats it — it carries that line's
+// tripped tree, or its newest entry inherited that OPEN (agent_open).
+func gateFollowsAgent(ctx context.Context, r *run, g evaluate.Gate, number int) (evaluate.Gate, error) {
+	if g.Open || number == 0 || r.api.lines == nil {
+		return g, nil
+	}
+	lines, tree, err := agentOpenLines(ctx, r, "", number, "")
+	if err != nil || len(lines) == 0 {
+		return g, err
+	}
+	inherited := false
+	if r.state != nil {
+		var newest *ledger.Entry
+		for i, e := range r.state.ledger.Entries {
+			if e.PR == number && (newest == nil || e.CheckRunID > newest.CheckRunID) {
+				newest = &r.state.ledger.Entries[i]
+			}
+		}
+		inherited = newest != nil && newest.Verdict.TripReason == breaker.TripAgentOpen
+	}
+	for _, l := range lines {
+		if inherited || tree != "" && l.tree == tree {
+			return evaluate.Gate{Open: true, Reason: breaker.TripAgentOpen, Slice: l.entry.Slice, Head: l.entry.Head,
+				Elsewhere: fmt.Sprintf("#%d", l.pr)}, nil
+		}
+	}
+	return g, nil
+}
