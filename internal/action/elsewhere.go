@@ -154,3 +154,69 @@ func gateFollowsAgent(ctx context.Context, r *run, g evaluate.Gate, number int) 
 	}
 	return g, nil
 }
+
+// maxIssueLines bounds how many pull requests the gate of an issue reads
+// the ledger of.
+const maxIssueLines = 8
+
+// gateIssue is the pull request the gate of an agent started on issue
+// number stops on (issue 46): the first that is OPEN among every pull
+// request the issue's timeline says referred to it or that closes it now
+// (closed ones too, unless a maintainer closed them: an edited body takes
+// no reference away) and the open pull requests of their authors and of
+// agent-actors. nil (errNothingToGate) when none is OPEN.
+func gateIssue(ctx context.Context, r *run, number int) (*forge.PullRequest, error) {
+	refs, err := r.api.lines.IssueReferences(ctx, number)
+	if err != nil {
+		return nil, fmt.Errorf("read the pull requests that refer to #%d: %w", number, err)
+	}
+	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
+	recent, _, err := r.api.lines.RecentPullRequests(ctx, q, "")
+	if err != nil {
+		return nil, fmt.Errorf("read the newest pull requests: %w", err)
+	}
+	byNumber := map[int]forge.RecentPull{}
+	for _, p := range recent {
+		byNumber[p.Number] = p
+	}
+	agents := slices.Clone(r.in.AgentActors)
+	var candidates []int
+	for _, n := range refs {
+		p, known := byNumber[n]
+		if known && p.State == "closed" && p.ClosedBy != "" && !p.ClosedByBot && !forge.SameLogin(p.ClosedBy, p.Author) {
+			continue // a maintainer closed it
+		}
+		candidates = append(candidates, n)
+		if known && p.Author != "" {
+			agents = append(agents, p.Author)
+		}
+	}
+	for _, p := range recent {
+		if p.State == "open" && !slices.Contains(candidates, p.Number) &&
+			slices.ContainsFunc(agents, func(a string) bool { return forge.SameLogin(a, p.Author) }) {
+			candidates = append(candidates, p.Number)
+		}
+	}
+	if len(candidates) > maxIssueLines {
+		r.note("#%d is tied to %d pull requests; the gate read the %d newest", number, len(candidates), maxIssueLines)
+		candidates = candidates[len(candidates)-maxIssueLines:]
+	}
+	for _, n := range candidates {
+		saved := r.state
+		g, err := readGate(ctx, r, n, "")
+		if err != nil {
+			return nil, err
+		}
+		if g.Open {
+			pr, err := r.api.pulls.PullRequest(ctx, n)
+			if err != nil {
+				return nil, fmt.Errorf("read pull request #%d: %w", n, err)
+			}
+			r.state = nil // the gate reads the chosen pull request's ledger once more
+			r.note("the agent was started on issue #%d; its line of work #%d is OPEN", number, n)
+			return &pr, nil
+		}
+		r.state = saved
+	}
+	return nil, errNothingToGate
+}

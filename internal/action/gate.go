@@ -84,9 +84,10 @@ func onGate(ctx context.Context, r *run) Outcome {
 	return Outcome{Decision: &d, Enforce: true}
 }
 
-// errNothingToGate: the agent was started on an issue no open pull request
-// closes yet; its first pull request is judged when it pushes.
-var errNothingToGate = errors.New("no open pull request closes the issue yet: nothing to gate")
+// errNothingToGate: the agent was started on an issue no pull request of
+// it refers to and no open pull request of its agent is OPEN; its first
+// pull request is judged when it pushes.
+var errNothingToGate = errors.New("no pull request tied to the issue, and no open pull request of its agent, is OPEN: nothing to gate")
 
 // readGate reads the ledger of pull request number (or of branch, without
 // one), verifies its resets against their comments, and reads the gate.
@@ -141,20 +142,13 @@ func gateTarget(ctx context.Context, r *run) (*forge.PullRequest, string, error)
 		}
 		return &pr, "", nil
 	case ev.Comment != nil && ev.Comment.Issue > 0:
-		// An agent started on an issue works on the pull request that
-		// closes it: that one is gated (none open yet: nothing to gate).
-		prs, err := r.api.assignees.ClosingPullRequests(ctx, ev.Comment.Issue)
-		if err != nil {
-			return nil, "", fmt.Errorf("read the pull requests that close #%d: %w", ev.Comment.Issue, err)
+		// An agent started on an issue: every line of work tied to it, and
+		// every open pull request of its agent, is gated (gateIssue).
+		pr, err := gateIssue(ctx, r, ev.Comment.Issue)
+		if err != nil || pr == nil {
+			return nil, "", err
 		}
-		if len(prs) == 0 {
-			return nil, "", errNothingToGate
-		}
-		pr, err := r.api.pulls.PullRequest(ctx, prs[0])
-		if err != nil {
-			return nil, "", fmt.Errorf("read pull request #%d: %w", prs[0], err)
-		}
-		return &pr, "", nil
+		return pr, "", nil
 	case ev.WorkflowRun != nil:
 		pr, err := runPullRequest(ctx, r, *ev.WorkflowRun)
 		if err != nil || pr != nil {

@@ -129,3 +129,49 @@ func TestGate_AnIssueIsGatedByThePullRequestThatClosesIt(t *testing.T) {
 		t.Fatalf("an issue no pull request closes: err %v, state %q; want CLOSED, nothing to gate\n%s", o.Err, o.state(), o.stdout)
 	}
 }
+
+// The gate of an agent started on an issue trusts none of the agent's
+// words (issue 46): the agent removes "Fixes #12" from its tripped pull
+// request's body, or opens a second pull request that closes the issue,
+// listed first; the gate still stops it. A maintainer closing the
+// tripped pull request lets it on.
+func TestGate_AnIssueIsGatedWhateverTheBodySays(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"the closing keyword removed", "a second pull request closes it", "the agent closed #7", "a maintainer closed #7"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t)
+			r.git("checkout", "-q", "-b", "copilot/fix-login")
+			r.tripOn(7, "copilot/fix-login")
+			r.srv.AddIssue(12, nil, 7)
+			want := "OPEN"
+			switch how {
+			case "the closing keyword removed":
+				r.srv.UnlinkIssue(7, 12)
+			case "a second pull request closes it":
+				r.git("checkout", "-q", "-b", "copilot/fix-login-2", "main")
+				r.commit("Start the login over")
+				r.results(map[string]string{"TestLogin": "pass"})
+				r.open(5, "copilot/fix-login-2")
+				r.push("copilot/fix-login-2")
+				r.srv.UnlinkIssue(7, 12)
+				r.srv.AddIssue(12, nil, 5)
+			case "the agent closed #7":
+				r.srv.UnlinkIssue(7, 12)
+				r.srv.ClosePullRequest(7, "github-actions[bot]")
+			case "a maintainer closed #7":
+				r.srv.ClosePullRequest(7, "alice")
+				want = "CLOSED"
+			}
+			p := r.commented(12, "bob", "@copilot fix this")
+			delete(p["issue"].(map[string]any), "pull_request") // an issue, not a pull request
+			o := r.gate("issue_comment", p, nil)
+			if o.Err != nil || o.state() != want || !o.Enforce {
+				t.Fatalf("the gate on #12: err %v, state %q; want %s\n%s", o.Err, o.state(), want, o.stdout)
+			}
+			if want == "OPEN" && !strings.Contains(o.stdout, "#7") {
+				t.Errorf("the gate does not name #7:\n%s", o.stdout)
+			}
+		})
+	}
+}

@@ -64,9 +64,6 @@ type Assignees interface {
 	// ClosingIssues are the issues pull request pr closes, with their
 	// assignees: an agent assigned to the issue is unassigned there too.
 	ClosingIssues(ctx context.Context, pr int) ([]Issue, error)
-	// ClosingPullRequests are the open pull requests that close issue
-	// number: the gate of an agent started on the issue.
-	ClosingPullRequests(ctx context.Context, issue int) ([]int, error)
 }
 
 // Reviews asks people or teams to review a pull request, and takes the

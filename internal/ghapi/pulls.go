@@ -267,35 +267,6 @@ func (c *Client) ClosingIssues(ctx context.Context, pr int) ([]forge.Issue, erro
 	return out, nil
 }
 
-// closedByQuery reads the open pull requests that close an issue.
-type closedByQuery struct {
-	Repository struct {
-		Issue *struct {
-			ClosedByPullRequestsReferences struct {
-				Nodes []struct{ Number int }
-			} `graphql:"closedByPullRequestsReferences(first: 10, includeClosedPrs: false)"`
-		} `graphql:"issue(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
-
-// ClosingPullRequests are the numbers of the open pull requests that
-// close issue number.
-func (c *Client) ClosingPullRequests(ctx context.Context, issue int) ([]int, error) {
-	var q closedByQuery
-	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "number": githubv4.Int(issue)}
-	if err := c.query(ctx, fmt.Sprintf("read the pull requests that close #%d", issue), &q, vars); err != nil {
-		return nil, err
-	}
-	if q.Repository.Issue == nil {
-		return nil, nil
-	}
-	var out []int
-	for _, n := range q.Repository.Issue.ClosedByPullRequestsReferences.Nodes {
-		out = append(out, n.Number)
-	}
-	return out, nil
-}
-
 // RemoveAssignees unassigns logins from issue (or pull request) number
 // (DELETE issues/{n}/assignees).
 func (c *Client) RemoveAssignees(ctx context.Context, issue int, who []string) error {

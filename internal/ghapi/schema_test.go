@@ -158,8 +158,8 @@ func TestDraftMutations_ValidateAgainstGitHubsSchema(t *testing.T) {
 	if err != nil || len(issues) != 1 || issues[0].Number != 12 || strings.Join(issues[0].Assignees, ",") != "Copilot" {
 		t.Fatalf("ClosingIssues: %+v, %v", issues, err)
 	}
-	if prs, err := c.ClosingPullRequests(context.Background(), 12); err != nil || len(prs) != 1 || prs[0] != 7 {
-		t.Fatalf("ClosingPullRequests: %v, %v", prs, err)
+	if prs, err := c.IssueReferences(context.Background(), 12); err != nil || len(prs) != 1 || prs[0] != 7 {
+		t.Fatalf("IssueReferences: %v, %v", prs, err)
 	}
 	queries := srv.GraphQLQueries()
 	if len(queries) != 4 {
