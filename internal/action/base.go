@@ -29,6 +29,9 @@ func observeBase(ctx context.Context, r *run, head, branch string) Outcome {
 		return r.fail("cannot observe the default branch", err)
 	}
 	entry = redactEntry(r, entry)
+	if r.in.AppID != 0 {
+		entry.Check = r.in.CheckName
+	}
 	var key []byte
 	if r.in.LedgerKey != "" {
 		key = []byte(r.in.LedgerKey)

@@ -82,7 +82,7 @@ func agentOpenLines(ctx context.Context, r *run, author string, self int, head s
 		if p.State == "closed" && p.ClosedBy != "" && !p.ClosedByBot && !sameAgent(r, p.ClosedBy, author) {
 			continue // a maintainer closed it: that ends its circuit
 		}
-		if e, ok := newestOwnEntry(p, r.in.AppID, key); ok && e.Verdict.State == breaker.StateOpen &&
+		if e, ok := newestOwnEntry(p, r.in.AppID, r.in.CheckName, key); ok && e.Verdict.State == breaker.StateOpen &&
 			e.Verdict.TripReason != breaker.TripAgentOpen && e.Reset == nil {
 			out = append(out, agentLine{pr: p.Number, entry: e, tree: p.HeadTree, closed: p.State == "closed"})
 		}
@@ -92,8 +92,8 @@ func agentOpenLines(ctx context.Context, r *run, author string, self int, head s
 
 // newestOwnEntry is the newest entry of pull request p on its head that
 // the breaker's identity wrote and that verifies.
-func newestOwnEntry(p forge.RecentPull, appID int64, key []byte) (ledger.Entry, bool) {
-	entries, _, _, _, _ := decodeRuns(p.Runs, appID)
+func newestOwnEntry(p forge.RecentPull, appID int64, checkName string, key []byte) (ledger.Entry, bool) {
+	entries, _, _, _, _ := decodeRuns(p.Runs, appID, checkName)
 	var best ledger.Entry
 	found := false
 	for _, e := range entries {

@@ -350,7 +350,7 @@ func (d *Decoded) add(runs []CheckRunText) {
 			fresh = append(fresh, run)
 		}
 	}
-	entries, tampered, ids, notes, others := decodeRuns(fresh, d.appID)
+	entries, tampered, ids, notes, others := decodeRuns(fresh, d.appID, d.checkName)
 	d.Entries = append(d.Entries, entries...)
 	d.Tampered = append(d.Tampered, tampered...)
 	d.TamperedIDs = append(d.TamperedIDs, ids...)
@@ -577,14 +577,28 @@ func DecodeLedger(runs []CheckRunText, appID int64, checkName string) (entries [
 }
 
 // decodeRuns reads the entries of the breaker's own app out of runs; it
-// counts the runs of other apps it ignored.
-func decodeRuns(runs []CheckRunText, appID int64) (entries []ledger.Entry, tampered []string, ids []int64, notes []string, others int) {
+// counts the runs of other apps it ignored. A run of an App of the
+// breaker's own (appID) is read whatever its name: one whose name or
+// conclusion is not what its entry says it wrote (the check name the entry
+// records; failure for an OPEN verdict) was changed by someone other than
+// the breaker — tampering, named, its entry still counted (issue 46).
+func decodeRuns(runs []CheckRunText, appID int64, checkName string) (entries []ledger.Entry, tampered []string, ids []int64, notes []string, others int) {
 	for _, run := range runs {
 		if !ownApp(run, appID) {
 			others++
 			continue
 		}
 		e, err := ledger.Decode(run.Text)
+		if err == nil && e.Check != "" && checkName != "" && e.Check != checkName {
+			continue // another configuration of the breaker under the same App: not this ledger
+		}
+		if err != nil && run.Name != "" && checkName != "" && run.Name != checkName {
+			continue // another check run of the App's that holds no entry
+		}
+		if why := changedRun(run, e, checkName); err == nil && why != "" {
+			notes = append(notes, fmt.Sprintf("check run %d on %s %s: changed by someone other than the breaker (tampering); its entry still counts", run.ID, breaker.ShortSHA(run.HeadSHA), why))
+			tampered, ids = append(tampered, run.HeadSHA), append(ids, run.ID)
+		}
 		switch {
 		case err != nil:
 			notes = append(notes, fmt.Sprintf("check run %d on %s holds no readable ledger entry (%v): counted as tampered", run.ID, breaker.ShortSHA(run.HeadSHA), err))
@@ -598,6 +612,22 @@ func decodeRuns(runs []CheckRunText, appID int64) (entries []ledger.Entry, tampe
 		}
 	}
 	return entries, tampered, ids, notes, others
+}
+
+// changedRun says how a run of the breaker's differs from what its entry
+// says it wrote: renamed (an entry of an App's run records the name it
+// was written under), or a tripped entry's run concluded success. "" when
+// it does not, or the reader did not ask for the name and conclusion.
+func changedRun(run CheckRunText, e ledger.Entry, checkName string) string {
+	switch {
+	case run.Name != "" && e.Check != "" && run.Name != e.Check:
+		return fmt.Sprintf("is named %q, not %q as its entry was written", report.SafeLine(report.Clip(run.Name, 100)), e.Check)
+	case run.Name != "" && e.Check == "" && checkName != "" && run.Name != checkName:
+		return fmt.Sprintf("is named %q, not %q", report.SafeLine(report.Clip(run.Name, 100)), checkName)
+	case e.Verdict.State == breaker.StateOpen && (run.Conclusion == "success" || run.Conclusion == "skipped"):
+		return fmt.Sprintf("concluded %s though its entry is OPEN (%s)", run.Conclusion, e.Verdict.TripReason)
+	}
+	return ""
 }
 
 // ownApp says whether a check run was written by the breaker's identity.
@@ -640,6 +670,9 @@ type entryExtras struct {
 func writeCheckRun(ctx context.Context, r *run, snap evaluate.Snapshot, d breaker.Decision, x entryExtras) error {
 	entry := snap.Entry(d)
 	entry.Reset, entry.Tags, entry.OnTrip = x.reset, x.tags, x.onTrip
+	if r.in.AppID != 0 {
+		entry.Check = r.in.CheckName // its runs are read by the App whatever their name
+	}
 	if entry.FoldCarry != nil && snap.PR() > 0 {
 		entry.FoldCarry.OnTrip = x.onTrip != nil || (x.reset == nil && recordedOnTrip(r, snap.PR()) != nil)
 	}
@@ -860,6 +893,9 @@ func writeRefusal(ctx context.Context, r *run, head, title string, err error, wi
 		infra := "the breaker could not judge this head: " + title
 		entry := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID,
 			Event: r.gh.EventName, Infra: &infra, Tests: []ledger.Test{}}
+		if r.in.AppID != 0 {
+			entry.Check = r.in.CheckName
+		}
 		var key []byte
 		if r.in.LedgerKey != "" {
 			key = []byte(r.in.LedgerKey)

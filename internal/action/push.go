@@ -45,6 +45,12 @@ func onPush(ctx context.Context, r *run, p actionenv.Push) Outcome {
 	return judge(ctx, r, p.After, branch, pr, breaker.BaseFromAPI)
 }
 
+// notBinding says why a ledger written as GITHUB_TOKEN binds nothing.
+const notBinding = "the ledger is not binding: it is written as GITHUB_TOKEN, a token of the GitHub Actions app, " +
+	"and any workflow token of this repository with checks: write (the agent's too) may rename or re-conclude " +
+	"that app's check runs, which hides them from the next run. Run the breaker as a GitHub App of its own " +
+	"(app-id; breaker init writes it so): only that App can change its check runs"
+
 // onPullRequest evaluates the pull request's head commit, never the merge
 // commit GitHub checks out by default.
 func onPullRequest(ctx context.Context, r *run, action, before string, pr forge.PullRequest) Outcome {
@@ -89,6 +95,9 @@ func judge(ctx context.Context, r *run, head, branch string, pr *forge.PullReque
 	}
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
+	}
+	if r.in.AppID == 0 {
+		r.note("%s", notBinding)
 	}
 	// The tag exists now: decide again on the same snapshot, so the verdict
 	// says so instead of "to be created". A dry run created nothing.

@@ -51,10 +51,16 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigWith(t)
+}
+
+// newRigWith is newRig with more of the fake GitHub's options.
+func newRigWith(t *testing.T, opts ...ghfake.Option) *rig {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	r := &rig{t: t, dir: t.TempDir(), srv: ghfake.New(t, ghfake.WithToken(rigToken)),
+	r := &rig{t: t, dir: t.TempDir(), srv: ghfake.New(t, append([]ghfake.Option{ghfake.WithToken(rigToken)}, opts...)...),
 		inputs: map[string]string{"token": rigToken, "results": "junit.xml"}, env: map[string]string{}}
 	r.git("init", "-q", "-b", "main")
 	r.commit("Initial commit", "")
@@ -182,6 +188,7 @@ func (r *rig) close(number int, branch string) {
 type outcome struct {
 	action.Outcome
 	stdout  string
+	summary string // the step summary
 	outputs map[string]string
 }
 
@@ -314,6 +321,9 @@ func (r *rig) run(event string, payload map[string]any) outcome {
 	var stdout bytes.Buffer
 	out := action.Run(context.Background(), deps, actionenv.New(func(k string) string { return env[k] }, &stdout))
 	o := outcome{Outcome: out, stdout: stdout.String(), outputs: map[string]string{}}
+	if s, err := os.ReadFile(env["GITHUB_STEP_SUMMARY"]); err == nil {
+		o.summary = string(s)
+	}
 	raw, _ := os.ReadFile(env["GITHUB_OUTPUT"])
 	lines := strings.Split(string(raw), "\n")
 	for i := 0; i < len(lines); i++ {

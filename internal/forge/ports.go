@@ -269,6 +269,9 @@ type CheckRunText struct {
 	AppID   int64
 	AppSlug string
 	Text    string // output.text, where the ledger entry is
+	// Name and Conclusion are the run's as GitHub has them now (lower
+	// case), "" when the reader did not ask.
+	Name, Conclusion string
 }
 
 // CheckRun is the check run a run of the breaker writes on the head.

@@ -55,11 +55,17 @@ type checkSuite struct {
 	}
 	CheckRuns struct {
 		TotalCount int
-		Nodes      []struct {
-			DatabaseID bigInt
-			Text       *string
-		}
+		Nodes      []runNode
 	} `graphql:"checkRuns(first: 100, filterBy: $runs)"`
+}
+
+// runNode is one check run as the ledger reads it: its entry (the text),
+// and its name and conclusion, which an entry says what they were.
+type runNode struct {
+	DatabaseID bigInt
+	Name       string
+	Conclusion *string
+	Text       *string
 }
 
 // complete reports whether every suite and run of the commit was read.
@@ -363,18 +369,27 @@ func (lr *ledgerRead) commit(ctx context.Context, oid githubv4.GitObjectID, suit
 	return nil
 }
 
+// ledgerFilters select the breaker's check suites and runs: with an App
+// of its own (q.AppID), every run of that App whatever its name — a
+// renamed run is still read, and named as tampering by the caller — else
+// the runs of the check name (GITHUB_TOKEN's app, GitHub Actions, holds
+// every workflow job's runs too).
+func ledgerFilters(q forge.LedgerQuery) (githubv4.CheckSuiteFilter, githubv4.CheckRunFilter) {
+	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
+		app := githubv4.NewInt(githubv4.Int(q.AppID))
+		return githubv4.CheckSuiteFilter{AppID: app}, githubv4.CheckRunFilter{AppID: app, CheckType: &checkTypeAll}
+	}
+	return githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))},
+		githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
+}
+
 // ReadLedger reads the breaker's check runs, tags, the token's login and
 // (for a pull request) comments: one GraphQL query, more only for more
 // than 100 commits or force pushes, or a commit with several breaker
 // suites. An unreadable or incomplete ledger is an error, never "no
 // history".
 func (c *Client) ReadLedger(ctx context.Context, q forge.LedgerQuery) (forge.LedgerState, error) {
-	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
-	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
-	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
-		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
-		runs.AppID = suites.AppID
-	}
+	suites, runs := ledgerFilters(q)
 	all := map[string]any{
 		"owner":     githubv4.String(c.owner),
 		"name":      githubv4.String(c.repo),
@@ -565,12 +580,7 @@ func (lr *ledgerRead) top(viewer actor, refs tagRefs, def *defaultBranch, commen
 // show (a rebase, a squash). A head GitHub does not have is an error: the
 // ledger would be incomplete.
 func (c *Client) ReadHeads(ctx context.Context, q forge.LedgerQuery, heads []string) ([]forge.CheckRunText, error) {
-	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
-	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
-	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
-		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
-		runs.AppID = suites.AppID
-	}
+	suites, runs := ledgerFilters(q)
 	var out []forge.CheckRunText
 	for _, h := range heads {
 		var res commitRunsQuery
@@ -613,12 +623,7 @@ type ancestryQuery struct {
 // A history that ends, or runs past the page bound, before until is an
 // error: the ledger would be incomplete.
 func (c *Client) ReadAncestry(ctx context.Context, q forge.LedgerQuery, head, until string) ([]forge.CheckRunText, error) {
-	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
-	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
-	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
-		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
-		runs.AppID = suites.AppID
-	}
+	suites, runs := ledgerFilters(q)
 	st := forge.LedgerState{}
 	lr := &ledgerRead{c: c, st: &st, name: q.CheckName, op: "read the history of earlier head " + head,
 		all: map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "suites": suites, "runs": runs,
@@ -755,14 +760,22 @@ func runsOf(oid string, suites checkSuites) []forge.CheckRunText {
 			appID, slug = int64(s.App.DatabaseID), s.App.Slug
 		}
 		for _, r := range s.CheckRuns.Nodes {
-			run := forge.CheckRunText{ID: int64(r.DatabaseID), HeadSHA: oid, AppID: appID, AppSlug: slug}
-			if r.Text != nil {
-				run.Text = *r.Text
-			}
-			out = append(out, run)
+			out = append(out, r.text(oid, appID, slug))
 		}
 	}
 	return out
+}
+
+// text is the run as the ports carry it.
+func (r runNode) text(head string, appID int64, slug string) forge.CheckRunText {
+	run := forge.CheckRunText{ID: int64(r.DatabaseID), HeadSHA: head, AppID: appID, AppSlug: slug, Name: r.Name}
+	if r.Text != nil {
+		run.Text = *r.Text
+	}
+	if r.Conclusion != nil {
+		run.Conclusion = strings.ToLower(*r.Conclusion)
+	}
+	return run
 }
 
 func defaultOf(d *defaultBranch) (name, sha string) {

@@ -3,7 +3,6 @@ package ghapi
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/forge"
@@ -74,21 +73,13 @@ type recentSuite struct {
 		Slug       string
 	}
 	CheckRuns struct {
-		Nodes []struct {
-			DatabaseID bigInt
-			Text       *string
-		}
+		Nodes []runNode
 	} `graphql:"checkRuns(last: 3, filterBy: $runs)"`
 }
 
 // RecentPullRequests implements forge.Lines.
 func (c *Client) RecentPullRequests(ctx context.Context, q forge.LedgerQuery, head string) ([]forge.RecentPull, string, error) {
-	suites := githubv4.CheckSuiteFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName))}
-	runs := githubv4.CheckRunFilter{CheckName: githubv4.NewString(githubv4.String(q.CheckName)), CheckType: &checkTypeAll}
-	if q.AppID != 0 && q.AppID <= math.MaxInt32 {
-		suites.AppID = githubv4.NewInt(githubv4.Int(q.AppID))
-		runs.AppID = suites.AppID
-	}
+	suites, runs := ledgerFilters(q)
 	const op = "read the newest pull requests (the agent's other lines of work)"
 	vars := map[string]any{"owner": githubv4.String(c.owner), "name": githubv4.String(c.repo), "suites": suites, "runs": runs}
 	var pulls recentPulls
@@ -131,11 +122,7 @@ func (c *Client) RecentPullRequests(ctx context.Context, q forge.LedgerQuery, he
 					appID, slug = int64(s.App.DatabaseID), s.App.Slug
 				}
 				for _, r := range s.CheckRuns.Nodes {
-					run := forge.CheckRunText{ID: int64(r.DatabaseID), HeadSHA: oid, AppID: appID, AppSlug: slug}
-					if r.Text != nil {
-						run.Text = *r.Text
-					}
-					p.Runs = append(p.Runs, run)
+					p.Runs = append(p.Runs, r.text(oid, appID, slug))
 				}
 			}
 		}

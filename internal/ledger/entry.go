@@ -31,7 +31,13 @@ type Entry struct {
 	// Kind is KindBase for an observation of the default branch, written
 	// by a run on a push to it; "" for a judged head. Inside the MAC: a
 	// judged entry never passes for the base's.
-	Kind       string    `json:"kind,omitempty"`
+	Kind string `json:"kind,omitempty"`
+	// Check is the name of the check run the entry was written in, when
+	// the breaker runs as a GitHub App of its own (app-id): its check runs
+	// are read by the App whatever their name, so one renamed is named as
+	// tampering, and another configuration's (another check name) is not
+	// this ledger's. Inside the MAC.
+	Check      string    `json:"check,omitempty"`
 	Head       string    `json:"head"`
 	ObservedAt time.Time `json:"observed_at"`
 	RunID      int64     `json:"run_id"`

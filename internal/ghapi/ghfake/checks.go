@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,6 +141,11 @@ func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request) {
 		Annotations: len(in.Output.Annotations), AppID: s.appID, AppSlug: s.appSlug}
 	s.checkRuns = append(s.checkRuns, run)
 	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, s.checkRunJSON(run))
+}
+
+// checkRunJSON is a check run as the REST API answers it.
+func (s *Server) checkRunJSON(run CheckRun) map[string]any {
 	m := template("check-run")
 	stamp := epoch.Format(time.RFC3339)
 	m["id"], m["node_id"], m["name"], m["head_sha"] = run.ID, "CR_"+strconv.FormatInt(run.ID, 36), run.Name, run.HeadSHA
@@ -156,7 +162,59 @@ func (s *Server) createCheckRun(w http.ResponseWriter, r *http.Request) {
 	set(m, "app.id", run.AppID)
 	set(m, "app.slug", run.AppSlug)
 	set(m, "app.name", run.AppSlug)
-	writeJSON(w, http.StatusCreated, m)
+	return m
+}
+
+// updateCheckRun is PATCH check-runs/{id}: a new name, conclusion or
+// output, only from a token of the app that created the run.
+func (s *Server) updateCheckRun(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name       *string `json:"name"`
+		Conclusion *string `json:"conclusion"`
+		Output     *struct {
+			Title   string  `json:"title"`
+			Summary string  `json:"summary"`
+			Text    *string `json:"text"`
+		} `json:"output"`
+	}
+	if json.NewDecoder(r.Body).Decode(&in) != nil {
+		writeError(w, http.StatusBadRequest, "Problems parsing JSON", docsURL+"/checks/runs#update-a-check-run")
+		return
+	}
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	caller := s.appID
+	if s.agentToken != "" && authorized(r.Header.Get("Authorization"), s.agentToken) {
+		caller = ActionsAppID
+	}
+	s.mu.Lock()
+	i := slices.IndexFunc(s.checkRuns, func(c CheckRun) bool { return c.ID == id })
+	if i < 0 {
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/checks/runs#update-a-check-run")
+		return
+	}
+	if s.checkRuns[i].AppID != caller {
+		s.mu.Unlock()
+		writeError(w, http.StatusForbidden, fmt.Sprintf("Invalid app_id `%d` - check run can only be modified by the GitHub App that created it.", caller),
+			docsURL+"/checks/runs#update-a-check-run")
+		return
+	}
+	run := &s.checkRuns[i]
+	if in.Name != nil {
+		run.Name = *in.Name
+	}
+	if in.Conclusion != nil {
+		run.Conclusion = *in.Conclusion
+	}
+	if in.Output != nil {
+		run.Title, run.Summary = in.Output.Title, in.Output.Summary
+		if in.Output.Text != nil {
+			run.Text = *in.Output.Text
+		}
+	}
+	out := *run
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, s.checkRunJSON(out))
 }
 
 // runHeads are the heads of every check run, in the order first written.

@@ -56,6 +56,17 @@ func WithToken(token string) Option {
 	return func(s *Server) { s.token = token }
 }
 
+// WithAgentToken makes the server take a second token too: the agent's
+// workflow's GITHUB_TOKEN, an installation token of the GitHub Actions
+// app (ActionsAppID), whatever app the first token is. Check runs are
+// updated only by a token of the app that created them (PATCH
+// check-runs/{id}: 403 "Invalid app_id `15368` - check run can only be
+// modified by the GitHub App that created it", as reported in
+// OP5dev/TF-via-PR#538, databricks/cli#4563, int128/argocd-commenter#631).
+func WithAgentToken(token string) Option {
+	return func(s *Server) { s.agentToken = token }
+}
+
 // WithMaxPerPage caps the page size of list endpoints (GitHub's cap is
 // 100) so that pagination can be exercised with few items.
 func WithMaxPerPage(n int) Option {
@@ -84,6 +95,7 @@ type Server struct {
 	repo       string
 	prefix     string
 	token      string
+	agentToken string // a second token, of the GitHub Actions app (WithAgentToken)
 	maxPerPage int
 
 	mu   sync.Mutex
@@ -224,7 +236,8 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 			return
 		}
 		// The archive URL is signed, on another host in real life: no token.
-		if s.token != "" && !strings.HasPrefix(r.URL.Path, "/_blobs/") && !authorized(r.Header.Get("Authorization"), s.token) {
+		if s.token != "" && !strings.HasPrefix(r.URL.Path, "/_blobs/") && !authorized(r.Header.Get("Authorization"), s.token) &&
+			(s.agentToken == "" || !authorized(r.Header.Get("Authorization"), s.agentToken)) {
 			writeError(w, http.StatusUnauthorized, "Bad credentials", "https://docs.github.com/rest")
 			return
 		}
@@ -279,6 +292,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET /git/commits/{sha}", s.getCommit)
 	handle("POST /git/commits", s.createCommit)
 	handle("POST /check-runs", s.createCheckRun)
+	handle("PATCH /check-runs/{id}", s.updateCheckRun)
 	handle("GET /actions/runs/{run}/artifacts", s.listArtifacts)
 	handle("GET /actions/artifacts/{id}/zip", s.artifactZip)
 	mux.HandleFunc("GET /_blobs/{id}", s.blob)
