@@ -22,7 +22,7 @@ import (
 var ActionRef = ""
 
 var initHelp = `Usage: breaker init [--agent NAME] [--runner NAME] [--action OWNER/REPO@SHA]
-                    [--default-branch BRANCH] [--simple] [--force] [--dir DIR]
+                    [--default-branch BRANCH] [--simple] [--no-app] [--force] [--dir DIR]
 
 Write the breaker's workflows into the repository at DIR (default: the
 current directory), for the agent and the test runner named:
@@ -31,16 +31,18 @@ current directory), for the agent and the test runner named:
                                           pushes to the default branch, with a token
                                           that may only read; uploads test-results/
   .github/workflows/breaker.yml           the breaker, on workflow_run from the default
-                                          branch (which no branch can edit), with the
-                                          ledger key from the environment "breaker"
+                                          branch (which no branch can edit), as the
+                                          breaker's own GitHub App, with the App's key
+                                          and the ledger key from the environment
+                                          "breaker"
   .github/workflows/breaker-commands.yml  /breaker debug and /breaker reset
   .github/workflows/breaker-cleanup.yml   a closed pull request's tags
   the agent's instructions file           three lines, appended (never overwritten)
 
 This is the deployment that binds: the agent's code and its branch's
-workflows never reach the verdict, the key or the ledger. --simple writes
-one two-job workflow instead, which the agent can edit on its branch: it
-does not bind.
+workflows never reach the verdict, the keys or the ledger, whose check runs
+only the breaker's App can change. --simple writes one two-job workflow
+instead, which the agent can edit on its branch: it does not bind.
 
 Flags:
   --agent NAME            ` + strings.Join(setup.AgentNames, ", ") + ` (default other):
@@ -54,12 +56,15 @@ Flags:
   --default-branch BRANCH the repository's default branch (default: origin's HEAD,
                           else the branch checked out)
   --simple                write the one-file workflow that does not bind
+  --no-app                the binding deployment with GITHUB_TOKEN instead of
+                          the breaker's App: any workflow token may rename its
+                          check runs, so the ledger is not binding
   --force                 overwrite workflows that exist
   --dir DIR               the repository's root (default .)
 
 It writes nothing when a workflow exists and --force is not given. It prints
-each file it wrote and what to do next (the environment, the key, the
-required check).
+each file it wrote and what to do next (the App and its permissions, the
+environment, the keys, the required check).
 
 ` + plainExitCodesHelp
 
@@ -70,6 +75,7 @@ func runInit(_ context.Context, env *Env, args []string) int {
 	action := fs.String("action", ActionRef, "")
 	branch := fs.String("default-branch", "", "")
 	simple := fs.Bool("simple", false, "")
+	noApp := fs.Bool("no-app", false, "")
 	force := fs.Bool("force", false, "")
 	dir := fs.String("dir", ".", "")
 	if code, ok := parseFlags(fs, args, initHelp, env); !ok {
@@ -99,7 +105,7 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		return fail(fmt.Errorf("--dir %s: %w", *dir, err))
 	}
 	defer root.Close()
-	plan, err := setup.Build(root.FS(), setup.Options{Runner: *runner, Agent: *agent, DefaultBranch: *branch, Uses: *action, Simple: *simple})
+	plan, err := setup.Build(root.FS(), setup.Options{Runner: *runner, Agent: *agent, DefaultBranch: *branch, Uses: *action, Simple: *simple, NoApp: *noApp})
 	if err != nil {
 		return fail(err)
 	}
@@ -128,7 +134,7 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(out, "  "+w)
 	}
 	fmt.Fprintln(out)
-	fmt.Fprint(out, initNext(*simple, *branch))
+	fmt.Fprint(out, initNext(*simple, *noApp, *branch))
 	return ExitClosed
 }
 
@@ -176,7 +182,7 @@ func writePlanned(root *os.Root, f setup.File) (string, error) {
 }
 
 // initNext is what to do after init, in order.
-func initNext(simple bool, branch string) string {
+func initNext(simple, noApp bool, branch string) string {
 	if simple {
 		return `Next:
   1. Commit these files and push them to ` + branch + `.
@@ -185,17 +191,27 @@ This shape does not bind: the agent can edit the workflow on its branch.
 breaker init without --simple writes the deployment that binds.
 `
 	}
-	return `Next:
-  1. Create the environment "breaker" (Settings > Environments) with deployment
+	env := `  1. Create the environment "breaker" (Settings > Environments) with deployment
      branches limited to ` + branch + `, and give it a ledger key:
        openssl rand -hex 32 | gh secret set LEDGER_KEY --env breaker
-  2. Commit these files and push them to ` + branch + ` (workflow_run and comment
-     workflows run only as the default branch has them).
-  3. Require the check "greenlight-breaker" on ` + branch + ` (a branch ruleset).
-  4. Recommended: run the breaker as a GitHub App of its own, so its check runs
-     are not the agent's github-actions[bot]: uncomment the app lines in
-     .github/workflows/breaker.yml.
 `
+	rest := `  3. Commit these files and push them to ` + branch + ` (workflow_run and comment
+     workflows run only as the default branch has them).
+  4. Require the check "greenlight-breaker" on ` + branch + ` (a branch ruleset).
+`
+	if noApp {
+		return "Next:\n" + env + strings.Replace(strings.Replace(rest, "  3.", "  2.", 1), "  4.", "  3.", 1) +
+			"The ledger is NOT binding with --no-app: any workflow token of the repository, the agent's\n" +
+			"too, may rename or re-conclude GITHUB_TOKEN's check runs. breaker init without --no-app runs\n" +
+			"the breaker as a GitHub App of its own.\n"
+	}
+	return "Next:\n" + env + `  2. Create the breaker's GitHub App (two minutes; the agent never holds its key):
+     Settings > Developer settings > GitHub Apps > New GitHub App, webhook off,
+     repository permissions: Checks, Contents, Issues and Pull requests read and
+     write; Actions read. Install it on this repository, then:
+       gh variable set BREAKER_APP_ID --body <the App's id>
+       gh secret set BREAKER_APP_KEY --env breaker < <the App's private key>.pem
+` + rest
 }
 
 // defaultBranch is origin's HEAD branch in the repository at dir, else the

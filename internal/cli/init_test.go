@@ -69,17 +69,15 @@ func TestInit_EachRunnerWritesWorkflowsThatPassTheRules(t *testing.T) {
 		{"cargo", map[string]string{"Cargo.toml": "[package]\nname = \"shop\"\nversion = \"0.1.0\"\n"}, "junit.xml", "cargo nextest run --profile ci"},
 	}
 	for _, c := range cases {
-		for _, simple := range []bool{false, true} {
-			name := c.runner
-			if simple {
-				name += "/simple"
-			}
+		for _, shape := range []string{"", "--simple", "--no-app"} {
+			simple, noApp := shape == "--simple", shape == "--no-app"
+			name := c.runner + shape
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				dir := initRepo(t, c.files)
 				args := []string{"--agent", "copilot", "--action", initAction}
-				if simple {
-					args = append(args, "--simple")
+				if shape != "" {
+					args = append(args, shape)
 				}
 				code, out, errOut := runInitIn(dir, args...)
 				if code != ExitClosed {
@@ -120,6 +118,19 @@ func TestInit_EachRunnerWritesWorkflowsThatPassTheRules(t *testing.T) {
 				wr, key := strings.Contains(all.String(), "workflow_run:"), strings.Contains(all.String(), "ledger-key: ${{ secrets.LEDGER_KEY }}")
 				if (simple && (wr || key)) || (!simple && !(wr && key)) {
 					t.Errorf("simple=%v: the binding deployment is workflow_run with the ledger key, the simple one neither", simple)
+				}
+				// The binding deployment writes and reads the ledger as the
+				// breaker's App (issue 46); --no-app says it is not binding.
+				app := strings.Count(all.String(), "app-id: ${{ vars.BREAKER_APP_ID }}") == 5 &&
+					strings.Count(all.String(), "token: ${{ steps.app.outputs.token }}") == 2
+				if app != (!simple && !noApp) {
+					t.Errorf("%q: the workflows run as the breaker's App: %v", shape, app)
+				}
+				if noApp && (!strings.Contains(all.String(), "NOT binding") || !strings.Contains(out, "NOT binding")) {
+					t.Errorf("--no-app: the workflow and the output do not say the ledger is not binding:\n%s", out)
+				}
+				if !simple && !noApp && !strings.Contains(out, "Checks, Contents, Issues and Pull requests read and") {
+					t.Errorf("the next steps do not say how to create the App and its permissions:\n%s", out)
 				}
 				if data, err := os.ReadFile(filepath.Join(dir, ".github", "copilot-instructions.md")); err != nil || !strings.Contains(string(data), "stop changing code") {
 					t.Errorf("the agent's instructions: %v %q", err, data)

@@ -31,6 +31,10 @@ type Options struct {
 	// Simple writes the one-file, two-job workflow instead of the binding
 	// deployment.
 	Simple bool
+	// NoApp writes the binding deployment with GITHUB_TOKEN instead of the
+	// breaker's own GitHub App: the ledger is then not binding (any
+	// workflow token may rename or re-conclude its check runs).
+	NoApp bool
 }
 
 // Plan is what init writes, and what it says about it.
@@ -171,11 +175,10 @@ jobs:
 func (w writer) breaker() string {
 	return header + `#
 # It binds: workflow_run always runs this file as the default branch has it,
-# and LEDGER_KEY lives in the environment "breaker", whose deployment
-# branches are the default branch only, so no workflow of the agent's
-# branch can read the key or sign a ledger entry. Stronger still: run it as
-# a GitHub App of its own (uncomment the app lines; the README's "Hardened
-# deployment" says which permissions the App needs).
+# and LEDGER_KEY and BREAKER_APP_KEY live in the environment "breaker",
+# whose deployment branches are the default branch only, so no workflow of
+# the agent's branch can read a key, sign a ledger entry, or change the
+` + w.bindsLine() + `
 name: breaker
 
 on:
@@ -205,21 +208,14 @@ jobs:
       checks: write         # the ledger: one check run per observed push
       actions: read         # the tested run's results artifact
     steps:
-      # - id: app
-      #   uses: ` + useCreateAppToken + `
-      #   with:
-      #     app-id: ${{ vars.BREAKER_APP_ID }}
-      #     private-key: ${{ secrets.BREAKER_APP_KEY }}
-      - uses: ` + useCheckout + `
+` + w.appStep() + `      - uses: ` + useCheckout + `
         with:
           persist-credentials: false
           fetch-depth: 0 # the breaker reads the branch's history
           ref: ${{ github.event.workflow_run.head_sha }}
       - uses: ` + w.o.Uses + `
         with:
-          # token: ${{ steps.app.outputs.token }}
-          # app-id: ${{ vars.BREAKER_APP_ID }}
-          ledger-key: ${{ secrets.LEDGER_KEY }}
+` + w.appInputs() + `          ledger-key: ${{ secrets.LEDGER_KEY }}
           results-artifact: test-results
           results: "` + w.runner.Results + `"
 ` + w.actors("          ")
@@ -266,8 +262,42 @@ func (w writer) keyLines() (env, with string) {
 	if w.o.Simple {
 		return "", ""
 	}
-	return "    environment: breaker # holds LEDGER_KEY: resets are ledger entries, signed\n",
-		"          ledger-key: ${{ secrets.LEDGER_KEY }}\n"
+	return "    environment: breaker # holds LEDGER_KEY and BREAKER_APP_KEY: resets are ledger entries, signed\n",
+		w.appInputs() + "          ledger-key: ${{ secrets.LEDGER_KEY }}\n"
+}
+
+// bindsLine ends the binding deployment's header: what the App adds, or
+// that without it the ledger is not binding.
+func (w writer) bindsLine() string {
+	if w.o.NoApp {
+		return `# breaker's check runs. Written with --no-app: the ledger is GITHUB_TOKEN's,
+# and any workflow token of the repository (the agent's too) may rename or
+# re-conclude those check runs, so it is NOT binding; breaker init without
+# --no-app writes it as a GitHub App of its own.`
+	}
+	return `# breaker's check runs: they are its GitHub App's, which only the App
+# can change (docs/installing.md says how to create it: two minutes).`
+}
+
+// appStep mints the breaker App's installation token (none with --no-app).
+func (w writer) appStep() string {
+	if w.o.NoApp || w.o.Simple {
+		return ""
+	}
+	return `      - id: app # the breaker's own GitHub App: its check runs are the ledger
+        uses: ` + useCreateAppToken + `
+        with:
+          app-id: ${{ vars.BREAKER_APP_ID }}
+          private-key: ${{ secrets.BREAKER_APP_KEY }}
+`
+}
+
+// appInputs give the breaker the App's token and id (none with --no-app).
+func (w writer) appInputs() string {
+	if w.o.NoApp || w.o.Simple {
+		return ""
+	}
+	return "          token: ${{ steps.app.outputs.token }}\n          app-id: ${{ vars.BREAKER_APP_ID }}\n"
 }
 
 func (w writer) commands() string {
@@ -295,7 +325,7 @@ jobs:
 ` + env + `    concurrency:
       group: breaker-command-${{ github.event.issue.number }}
     steps:
-      - uses: ` + useCheckout + `
+` + w.appStep() + `      - uses: ` + useCheckout + `
         with:
           persist-credentials: false # the breaker writes through the API, never git push
           fetch-depth: 0
@@ -335,6 +365,15 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 5
     steps:
-      - uses: ` + w.o.Uses + `
-`
+` + w.cleanupStep()
+}
+
+// cleanupStep is the cleanup's breaker step: it reads the ledger of the
+// breaker's App (app-id; a variable any workflow may read), with no token
+// of the App's.
+func (w writer) cleanupStep() string {
+	if w.o.NoApp || w.o.Simple {
+		return "      - uses: " + w.o.Uses + "\n"
+	}
+	return "      - uses: " + w.o.Uses + "\n        with:\n          app-id: ${{ vars.BREAKER_APP_ID }} # the ledger is the App's check runs\n"
 }
