@@ -445,7 +445,13 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		if os.Getenv("ACTIONCOST_SHOW") != "" && i == len(heads)-1 {
 			fmt.Fprintln(os.Stderr, block)
 		}
-		w.CheckRunID = c.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Conclusion: "success", Text: text,
+		// The conclusion the Action writes: an OPEN entry's run fails (a
+		// tripped entry's run concluded success is tampering).
+		conclusion := "success"
+		if w.Verdict.State == breaker.StateOpen {
+			conclusion = "failure"
+		}
+		w.CheckRunID = c.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: h, Conclusion: conclusion, Text: text,
 			AppID: ghfake.ActionsAppID, AppSlug: ghfake.ActionsAppSlug})
 		written = append(written, w)
 	}
