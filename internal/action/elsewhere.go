@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
@@ -29,11 +30,20 @@ type agentLine struct {
 	closed bool
 }
 
+// isAgent says a pull request's author is an agent: a bot (GitHub says
+// so: a login with "[bot]"), or a login listed in agent-actors (an agent
+// that works under a person's account). A person's pull requests are each
+// judged on their own.
+func isAgent(r *run, login string) bool {
+	return strings.HasSuffix(strings.ToLower(login), "[bot]") ||
+		slices.ContainsFunc(r.in.AgentActors, func(x string) bool { return forge.SameLogin(x, login) })
+}
+
 // sameAgent says two pull request authors are the same agent: the same
-// login, or both listed in agent-actors.
+// agent's login, or both listed in agent-actors.
 func sameAgent(r *run, a, b string) bool {
 	if forge.SameLogin(a, b) {
-		return true
+		return isAgent(r, a)
 	}
 	listed := func(l string) bool {
 		return slices.ContainsFunc(r.in.AgentActors, func(x string) bool { return forge.SameLogin(x, l) })
@@ -67,8 +77,8 @@ func agentOpenLines(ctx context.Context, r *run, author string, self int, head s
 		}
 		author = pr.Author
 	}
-	if author == "" {
-		return nil, tree, nil
+	if author == "" || !isAgent(r, author) {
+		return nil, tree, nil // a person's pull request is judged on its own
 	}
 	var key []byte
 	if r.in.LedgerKey != "" {
@@ -187,7 +197,7 @@ func gateIssue(ctx context.Context, r *run, number int) (*forge.PullRequest, err
 			continue // a maintainer closed it
 		}
 		candidates = append(candidates, n)
-		if known && p.Author != "" {
+		if known && isAgent(r, p.Author) {
 			agents = append(agents, p.Author)
 		}
 	}

@@ -28,21 +28,24 @@ func (r *rig) copyTripped(from, to, how string) string {
 // a trip on #7 the agent puts the tripped code on a fresh branch as new
 // commits and opens #8. The gate refuses #8 before the agent runs on it,
 // and every failing push of #8 is OPEN; the same copy opened by a person
-// is judged on its own.
+// is judged on its own. The agent works under an account agent-actors
+// lists.
 func TestFollow_ACopyOfTheTrippedCodeStartsOpen(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name, how, author string
-		open              bool
+		name, how, author, tripped string
+		open                       bool
 	}{
-		{"squashed by the agent", "squash", "agent-bot", true},
-		{"cherry-picked by the agent", "cherry-pick", "agent-bot", true},
-		{"squashed by a person", "squash", "alice", false},
+		{"squashed by the agent", "squash", "agent-bot", "agent-bot", true},
+		{"cherry-picked by the agent", "cherry-pick", "agent-bot", "agent-bot", true},
+		{"squashed by a person", "squash", "alice", "agent-bot", false},
+		{"a person's own second pull request", "squash", "bob", "bob", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := newRig(t)
-			r.authors = map[int]string{8: tc.author}
+			r.inputs["agent-actors"] = "agent-bot" // the agent works under this account
+			r.authors = map[int]string{7: tc.tripped, 8: tc.author}
 			r.git("checkout", "-q", "-b", "agent/fix-login")
 			tripped := r.tripOn(7, "agent/fix-login")
 			head := r.copyTripped("agent/fix-login", "agent/login-again", tc.how)
@@ -89,6 +92,7 @@ func TestFollow_EndsWithTheTrippedLine(t *testing.T) {
 		t.Run(end, func(t *testing.T) {
 			t.Parallel()
 			r := newRig(t)
+			r.authors = map[int]string{7: "Copilot[bot]", 8: "Copilot[bot]"} // a bot: an agent by GitHub's word
 			r.git("checkout", "-q", "-b", "agent/fix-login")
 			r.tripOn(7, "agent/fix-login")
 			r.copyTripped("agent/fix-login", "agent/login-again", "squash")
