@@ -40,6 +40,8 @@ func TestFollow_ACopyOfTheTrippedCodeStartsOpen(t *testing.T) {
 		{"cherry-picked by the agent", "cherry-pick", "agent-bot", "agent-bot", true},
 		{"squashed by a person", "squash", "alice", "agent-bot", false},
 		{"a person's own second pull request", "squash", "bob", "bob", false},
+		{"squashed by another agent", "squash", "claude[bot]", "Copilot[bot]", false},
+		{"squashed by the same bot", "squash", "Copilot[bot]", "Copilot[bot]", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

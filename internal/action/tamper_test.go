@@ -93,6 +93,9 @@ func TestTamper_RenamedOrReconcludedCheckRunsStayOpen(t *testing.T) {
 					if !strings.Contains(o.stdout, "tampering") {
 						t.Errorf("failing push %d: the report does not name the tampering:\n%s", i+1, o.stdout)
 					}
+					if c := r.checkRun(r.git("rev-parse", "HEAD")); c.Conclusion != "failure" {
+						t.Errorf("failing push %d: check %q, want failure", i+1, c.Conclusion)
+					}
 				}
 			})
 		}
