@@ -76,8 +76,54 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdin 
 			return c.run(ctx, env, rest[1:])
 		}
 	}
+	if near := nearestCommand(name); near != "" {
+		fmt.Fprintf(stderr, "breaker: unknown command %q; did you mean %s? run 'breaker help' for the list\n", name, near)
+		return ExitUsage
+	}
 	fmt.Fprintf(stderr, "breaker: unknown command %q; run 'breaker help' for the list\n", name)
 	return ExitUsage
+}
+
+// nearestCommand is the command within two edits of name (a typo), ""
+// when none is. Fifteen short names: a plain edit distance does, no
+// library needed.
+func nearestCommand(name string) string {
+	best, bestD := "", 3
+	for _, c := range commands() {
+		if d := editDistance(strings.ToLower(name), c.name); d < bestD {
+			best, bestD = c.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes; names are
+// ASCII), with an adjacent swap counted as one edit.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64 // not a typo of a command name
+	}
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 func usage(w io.Writer) {

@@ -83,7 +83,10 @@ func TestMain_UsageErrors(t *testing.T) {
 		want string // in stderr
 	}{
 		{nil, "Usage:"},
-		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"; run`},
+		{[]string{"inti"}, `unknown command "inti"; did you mean init?`},
+		{[]string{"evalute"}, `did you mean evaluate?`},
+		{[]string{"GATE"}, `did you mean gate?`},
 		{[]string{"evaluate", "--format", "yaml"}, "--format"},
 		{[]string{"evaluate", "--no-such-flag"}, "no-such-flag"},
 		{[]string{"demo", "--format", "html"}, "--format"},

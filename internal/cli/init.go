@@ -85,6 +85,10 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "breaker init: takes no arguments; run 'breaker init --help'")
 		return ExitUsage
 	}
+	if err := setup.CheckFlags(setup.Options{Agent: *agent, Runner: *runner, Uses: *action, Simple: *simple, NoApp: *noApp}); err != nil {
+		fmt.Fprintf(env.Stderr, "breaker init: %v; run 'breaker init --help'\n", err)
+		return ExitUsage
+	}
 	fail := func(err error) int {
 		fmt.Fprintf(env.Stderr, "breaker init: %v\n", err)
 		return ExitError

@@ -181,30 +181,35 @@ func TestInit_RefusesToOverwriteWithoutForce(t *testing.T) {
 	}
 }
 
-// Each refusal names the input and the fix, and writes nothing.
+// Each refusal names the input and the fix, and writes nothing: a flag
+// value init does not know is a usage error (exit 2), checked before the
+// repository is read; what the repository holds is an error (exit 1).
 func TestInit_BadInputNamesTheFix(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name  string
 		files map[string]string
 		args  []string
+		code  int
 		want  []string
 	}{
-		{"no action", map[string]string{"go.mod": "module x\n"}, nil, []string{"--action", "docs/publishing.md"}},
-		{"a tag, not a commit", map[string]string{"go.mod": "module x\n"}, []string{"--action", "acme/breaker@v1"}, []string{"--action", "40-hex"}},
-		{"no build file", nil, []string{"--action", initAction}, []string{"--runner", "go.mod"}},
-		{"two runners", map[string]string{"go.mod": "module x\n", "package.json": `{"devDependencies": {"jest": "1"}}`}, []string{"--action", initAction}, []string{"--runner", "go (go.mod)", "jest (package.json)"}},
-		{"unknown runner", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--runner", "rspec"}, []string{"--runner \"rspec\"", "pytest"}},
-		{"unknown agent", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--agent", "devin"}, []string{"--agent \"devin\"", "copilot"}},
-		{"a package.json without a known framework", map[string]string{"package.json": `{"scripts": {"test": "ava"}}`}, []string{"--action", initAction}, []string{"--runner", "vitest"}},
+		{"no action", map[string]string{"go.mod": "module x\n"}, nil, ExitError, []string{"--action", "docs/publishing.md"}},
+		{"a tag, not a commit", map[string]string{"go.mod": "module x\n"}, []string{"--action", "acme/breaker@v1"}, ExitUsage, []string{"--action", "40-hex"}},
+		{"no build file", nil, []string{"--action", initAction}, ExitError, []string{"--runner", "go.mod"}},
+		{"two runners", map[string]string{"go.mod": "module x\n", "package.json": `{"devDependencies": {"jest": "1"}}`}, []string{"--action", initAction}, ExitError, []string{"--runner", "go (go.mod)", "jest (package.json)"}},
+		{"unknown runner", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--runner", "rspec"}, ExitUsage, []string{"--runner \"rspec\"", "pytest"}},
+		{"unknown agent", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--agent", "gemini"}, ExitUsage, []string{"--agent \"gemini\"", "copilot"}},
+		{"unknown agent, no repository", nil, []string{"--action", initAction, "--agent", "gemini", "--dir", "/nonexistent/dir"}, ExitUsage, []string{"--agent \"gemini\""}},
+		{"simple without an App", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--simple", "--no-app"}, ExitUsage, []string{"--no-app", "--simple"}},
+		{"a package.json without a known framework", map[string]string{"package.json": `{"scripts": {"test": "ava"}}`}, []string{"--action", initAction}, ExitError, []string{"--runner", "vitest"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := initRepo(t, c.files)
 			code, _, errOut := runInitIn(dir, c.args...)
-			if code != ExitError || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
-				t.Fatalf("exit %d, %q; want 1 and one line", code, errOut)
+			if code != c.code || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Fatalf("exit %d, %q; want %d and one line", code, errOut, c.code)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(errOut, w) {

@@ -2,6 +2,7 @@ package setup
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +33,26 @@ var agents = map[string]Agent{
 	"codex":     {Name: "codex", Logins: []string{"chatgpt-codex-connector[bot]"}, Instructions: "AGENTS.md"},
 	"openhands": {Name: "openhands", Logins: []string{"openhands-agent"}, Instructions: "AGENTS.md"},
 	"other":     {Name: "other", Instructions: "AGENTS.md"},
+}
+
+// CheckFlags checks the names and the action reference init was given, as
+// the command line checks its flags: before anything is read or written.
+func CheckFlags(o Options) error {
+	if _, ok := agents[o.Agent]; !ok {
+		return fmt.Errorf("--agent %q: want one of %s", o.Agent, strings.Join(AgentNames, ", "))
+	}
+	if o.Runner != "" && !slices.Contains(RunnerNames, o.Runner) {
+		return fmt.Errorf("--runner %q: want one of %s (or none: detected)", o.Runner, strings.Join(RunnerNames, ", "))
+	}
+	if o.Uses != "" {
+		if err := CheckUses(o.Uses); err != nil {
+			return err
+		}
+	}
+	if o.Simple && o.NoApp {
+		return fmt.Errorf("--no-app goes with the binding deployment; --simple has no App to leave out")
+	}
+	return nil
 }
 
 // agentFor returns the agent of name.
