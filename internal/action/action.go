@@ -48,6 +48,7 @@ type run struct {
 	// elsewhere are the agent's other OPEN lines of work, read once a run
 	// (agentOpenLines); nil until read.
 	elsewhere *[]breaker.OpenElsewhere
+	recent    *[]forge.RecentPull // the newest pull requests, read once (recentPulls)
 	ax        *actionenv.Action
 	in        actionenv.Inputs
 	gh        actionenv.Context

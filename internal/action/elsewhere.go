@@ -57,8 +57,7 @@ func sameAgent(r *run, a, b string) bool {
 // the newest pull requests list it (a pull request being pushed to is
 // among them), else as GitHub says.
 func agentOpenLines(ctx context.Context, r *run, author string, self int, head string) ([]agentLine, string, error) {
-	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
-	prs, tree, err := r.api.lines.RecentPullRequests(ctx, q, head)
+	prs, tree, err := recentPulls(ctx, r, head)
 	if err != nil {
 		return nil, "", fmt.Errorf("read the agent's other pull requests: %w", err)
 	}
@@ -98,6 +97,20 @@ func agentOpenLines(ctx context.Context, r *run, author string, self int, head s
 		}
 	}
 	return out, tree, nil
+}
+
+// recentPulls reads the newest pull requests, once a run for head ""
+// (the gate of an issue reads them for each pull request tied to it).
+func recentPulls(ctx context.Context, r *run, head string) ([]forge.RecentPull, string, error) {
+	if head == "" && r.recent != nil {
+		return *r.recent, "", nil
+	}
+	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
+	prs, tree, err := r.api.lines.RecentPullRequests(ctx, q, head)
+	if err == nil && head == "" {
+		r.recent = &prs
+	}
+	return prs, tree, err
 }
 
 // newestOwnEntry is the newest entry of pull request p on its head that
@@ -180,8 +193,7 @@ func gateIssue(ctx context.Context, r *run, number int) (*forge.PullRequest, err
 	if err != nil {
 		return nil, fmt.Errorf("read the pull requests that refer to #%d: %w", number, err)
 	}
-	q := LedgerQuery{CheckName: r.in.CheckName, TagPrefix: r.in.TagPrefix, AppID: r.in.AppID}
-	recent, _, err := r.api.lines.RecentPullRequests(ctx, q, "")
+	recent, _, err := recentPulls(ctx, r, "")
 	if err != nil {
 		return nil, fmt.Errorf("read the newest pull requests: %w", err)
 	}
