@@ -133,7 +133,7 @@ func (c *Client) RecentPullRequests(ctx context.Context, q forge.LedgerQuery, he
 
 // issueReferencesQuery reads the pull requests that close an issue now
 // (closed ones included) and every pull request its timeline says
-// referenced it: a reference stays on the timeline when the text that made
+// referenced it or was linked to it (ConnectedEvent): a reference stays on the timeline when the text that made
 // it is edited away (GitHub Support, quoted in isaacs/github#1081: "It's
 // not possible to remove issue references from the issue timeline";
 // github-tools/github#459). Cost: one point.
@@ -159,8 +159,19 @@ type issueReferencesQuery struct {
 							} `graphql:"... on PullRequest"`
 						}
 					} `graphql:"... on CrossReferencedEvent"`
+					Connected struct {
+						Subject struct {
+							PullRequest struct {
+								Number     int
+								Merged     bool
+								Repository struct {
+									NameWithOwner string
+								}
+							} `graphql:"... on PullRequest"`
+						}
+					} `graphql:"... on ConnectedEvent"`
 				}
-			} `graphql:"timelineItems(itemTypes: [CROSS_REFERENCED_EVENT], last: 50)"`
+			} `graphql:"timelineItems(itemTypes: [CROSS_REFERENCED_EVENT, CONNECTED_EVENT], last: 50)"`
 		} `graphql:"issue(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
@@ -191,6 +202,11 @@ func (c *Client) IssueReferences(ctx context.Context, number int) ([]int, error)
 		pr := ev.CrossReferenced.Source.PullRequest
 		if strings.EqualFold(pr.Repository.NameWithOwner, self) {
 			add(pr.Number, pr.Merged)
+		}
+		// A pull request linked in the issue's Development panel (a
+		// ConnectedEvent, which a later unlinking does not take away).
+		if linked := ev.Connected.Subject.PullRequest; strings.EqualFold(linked.Repository.NameWithOwner, self) {
+			add(linked.Number, linked.Merged)
 		}
 	}
 	return out, nil

@@ -101,7 +101,7 @@ func (s *Server) timelineOf(pr int, args map[string]any) []any {
 func (s *Server) issueTimeline(n int, args map[string]any) []any {
 	types, _ := args["itemTypes"].([]any)
 	if len(types) > 0 && !slices.Contains(types, any("CROSS_REFERENCED_EVENT")) {
-		return nil
+		return nil // the fake records references only (no Development links)
 	}
 	var out []any
 	for _, pr := range s.crossRefs[n] {
