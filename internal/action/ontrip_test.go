@@ -21,6 +21,21 @@ func (r *rig) labelCalls() int {
 	return n
 }
 
+// onTripWrites counts the requests that change what a trip does on a
+// pull request: labels, assignees, review requests, cancelled runs and
+// the draft mutations.
+func (r *rig) onTripWrites() int {
+	n := 0
+	for _, c := range r.srv.Calls() {
+		if c.Method != "GET" && (strings.Contains(c.Path, "/labels") || strings.Contains(c.Path, "/assignees") ||
+			strings.Contains(c.Path, "/requested_reviewers") || strings.Contains(c.Path, "/cancel") ||
+			c.Path == "/graphql" && (strings.Contains(c.Body, "convertPullRequestToDraft") || strings.Contains(c.Body, "markPullRequestReadyForReview"))) {
+			n++
+		}
+	}
+	return n
+}
+
 // On a trip the pull request says so where agents and orchestrators look
 // (issue 32): on-trip-label puts the label on at the trip, once however
 // many runs see the OPEN circuit, records it in the trip's entry, and a
@@ -243,16 +258,7 @@ func TestOnTrip_EveryInputOnceAndUndoneByTheReset(t *testing.T) {
 	if c := r.srv.Comments(7); len(c) != 1 || !strings.Contains(c[0].Body, "on the trip the breaker put the label") {
 		t.Errorf("the comment does not say what the trip did: %v", c)
 	}
-	writes := func() int {
-		n := 0
-		for _, c := range r.srv.Calls() {
-			if c.Method != "GET" && (strings.Contains(c.Path, "/labels") || strings.Contains(c.Path, "/assignees") ||
-				strings.Contains(c.Path, "/requested_reviewers") || strings.Contains(c.Path, "/cancel")) {
-				n++
-			}
-		}
-		return n
-	}
+	writes := r.onTripWrites
 	before := writes()
 	r.commit("Fix the login once more")
 	r.results(map[string]string{"TestLogin": "fail"})
@@ -292,16 +298,7 @@ func TestOnTrip_TheStopStaysOn(t *testing.T) {
 	if got := state(); got != stopped {
 		t.Fatalf("after the trip: %q, want %q", got, stopped)
 	}
-	writes := func() int {
-		n := 0
-		for _, c := range r.srv.Calls() {
-			if c.Method != "GET" && (strings.Contains(c.Path, "/labels") || strings.Contains(c.Path, "/assignees") ||
-				c.Path == "/graphql" && strings.Contains(c.Body, "convertPullRequestToDraft")) {
-				n++
-			}
-		}
-		return n
-	}
+	writes := r.onTripWrites
 	// The agent undoes the stop with its own token.
 	r.srv.EditPullRequest(7, func(pr *forge.PullRequest) {
 		pr.Labels, pr.Assignees, pr.Draft = []string{"fix-me"}, []string{"Copilot"}, false

@@ -150,30 +150,27 @@ type issueReferencesQuery struct {
 				Nodes []struct {
 					CrossReferenced struct {
 						Source struct {
-							PullRequest struct {
-								Number     int
-								Merged     bool
-								Repository struct {
-									NameWithOwner string
-								}
-							} `graphql:"... on PullRequest"`
+							PullRequest refPull `graphql:"... on PullRequest"`
 						}
 					} `graphql:"... on CrossReferencedEvent"`
 					Connected struct {
 						Subject struct {
-							PullRequest struct {
-								Number     int
-								Merged     bool
-								Repository struct {
-									NameWithOwner string
-								}
-							} `graphql:"... on PullRequest"`
+							PullRequest refPull `graphql:"... on PullRequest"`
 						}
 					} `graphql:"... on ConnectedEvent"`
 				}
 			} `graphql:"timelineItems(itemTypes: [CROSS_REFERENCED_EVENT, CONNECTED_EVENT], last: 50)"`
 		} `graphql:"issue(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// refPull is a pull request an issue's timeline names.
+type refPull struct {
+	Number     int
+	Merged     bool
+	Repository struct {
+		NameWithOwner string
+	}
 }
 
 // IssueReferences implements forge.Lines.
@@ -199,14 +196,13 @@ func (c *Client) IssueReferences(ctx context.Context, number int) ([]int, error)
 	}
 	self := strings.ToLower(c.owner + "/" + c.repo)
 	for _, ev := range q.Repository.Issue.TimelineItems.Nodes {
-		pr := ev.CrossReferenced.Source.PullRequest
-		if strings.EqualFold(pr.Repository.NameWithOwner, self) {
-			add(pr.Number, pr.Merged)
-		}
-		// A pull request linked in the issue's Development panel (a
-		// ConnectedEvent, which a later unlinking does not take away).
-		if linked := ev.Connected.Subject.PullRequest; strings.EqualFold(linked.Repository.NameWithOwner, self) {
-			add(linked.Number, linked.Merged)
+		// A reference, or a pull request linked in the issue's Development
+		// panel (a ConnectedEvent, which a later unlinking does not take
+		// away), of this repository.
+		for _, pr := range []refPull{ev.CrossReferenced.Source.PullRequest, ev.Connected.Subject.PullRequest} {
+			if strings.EqualFold(pr.Repository.NameWithOwner, self) {
+				add(pr.Number, pr.Merged)
+			}
 		}
 	}
 	return out, nil

@@ -18,25 +18,26 @@ import (
 // ClosePullRequest closes pull request number, unmerged, as login did
 // (a person, or a bot: "github-actions[bot]").
 func (s *Server) ClosePullRequest(number int, login string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pr := s.prs[number]
-	pr.Number, pr.State = number, "closed"
-	s.prs[number] = pr
-	s.closedBy[number] = login
-	s.touches++
-	s.touched[number] = s.touches
+	s.close(number, login, false)
 }
 
 // MergePullRequest marks pull request number merged (its commits landed
 // on its base): GraphQL lists it under MERGED, never OPEN or CLOSED.
 func (s *Server) MergePullRequest(number int) {
+	s.close(number, "", true)
+}
+
+// close closes pull request number, by login when not "", merged or not.
+func (s *Server) close(number int, login string, merged bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pr := s.prs[number]
 	pr.Number, pr.State = number, "closed"
 	s.prs[number] = pr
-	s.merged[number] = true
+	if login != "" {
+		s.closedBy[number] = login
+	}
+	s.merged[number] = merged
 	s.touches++
 	s.touched[number] = s.touches
 }
