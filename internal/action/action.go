@@ -212,12 +212,18 @@ func (r *run) options(s loadSpec) (evaluate.Options, error) {
 	if s.slice == "" {
 		s.slice = r.in.Slice
 	}
+	// The run that observed the head: this one, or in the hardened mode
+	// the tested run (a re-run of it is a higher attempt of the same id).
+	runID, attempt := r.gh.RunID, r.gh.RunAttempt
+	if wr := r.gh.Event.WorkflowRun; wr != nil && wr.ID > 0 {
+		runID, attempt = wr.ID, wr.RunAttempt
+	}
 	opts := evaluate.Options{
 		RepoDir: r.gh.Workspace, Head: s.head, Base: s.base, BaseRef: s.baseRef, BaseSource: s.baseSource,
 		Slice: s.slice, Branch: s.branch,
 		Results: r.in.Results, ResultsDir: r.resultsDir, Graph: r.in.Graph, Policy: r.policy, Force: s.force,
 		Phase: r.in.Phase, Threshold: r.in.Threshold, TestsOutcome: r.in.TestsOutcome,
-		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: r.gh.RunID, Event: r.gh.EventName, PR: s.pr, Branch: s.branch, Before: r.before},
+		Run: evaluate.Run{ObservedAt: r.deps.Now().UTC(), RunID: runID, Attempt: attempt, Event: r.gh.EventName, PR: s.pr, Branch: s.branch, Before: r.before},
 	}
 	if r.state != nil {
 		opts.Ledger = r.state.ledger

@@ -46,6 +46,8 @@ type WorkflowRun struct {
 	HeadBranch string
 	Event      string // what triggered the tested run: push, pull_request, ...
 	Conclusion string
+	// RunAttempt is the tested run's attempt (1, or more for a re-run).
+	RunAttempt int
 	// HeadOwner is the owner of the repository the tested head came from
 	// (workflow_run.head_repository.owner.login): a fork's owner for a
 	// fork's pull request, whose run lists no pull request.
@@ -115,6 +117,7 @@ type workflowRunJSON struct {
 	HeadBranch string `json:"head_branch"`
 	Event      string `json:"event"`
 	Conclusion string `json:"conclusion"`
+	RunAttempt int    `json:"run_attempt"`
 	HeadRepo   *struct {
 		Owner struct {
 			Login string `json:"login"`
@@ -214,7 +217,8 @@ func (p *payload) fillWorkflowRun(ev *Event) error {
 	if wr == nil || wr.ID <= 0 || wr.HeadSHA == "" {
 		return errors.New("workflow_run payload has no workflow_run id and head_sha")
 	}
-	ev.WorkflowRun = &WorkflowRun{ID: wr.ID, HeadSHA: wr.HeadSHA, HeadBranch: wr.HeadBranch, Event: wr.Event, Conclusion: wr.Conclusion}
+	ev.WorkflowRun = &WorkflowRun{ID: wr.ID, HeadSHA: wr.HeadSHA, HeadBranch: wr.HeadBranch, Event: wr.Event, Conclusion: wr.Conclusion,
+		RunAttempt: max(wr.RunAttempt, 1)}
 	if wr.HeadRepo != nil {
 		ev.WorkflowRun.HeadOwner = wr.HeadRepo.Owner.Login
 	}

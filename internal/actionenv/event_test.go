@@ -53,7 +53,7 @@ func TestParseEvent_ownPayloads(t *testing.T) {
 		{"workflow_dispatch.json", EventWorkflowDispatch, Event{Name: "workflow_dispatch",
 			Dispatch: &Dispatch{Ref: "refs/heads/agent/S-3", Inputs: map[string]string{"slice": "S-3"}}}},
 		{"workflow_run.json", EventWorkflowRun, Event{Name: "workflow_run", Action: "completed",
-			WorkflowRun: &WorkflowRun{ID: 7300001, HeadSHA: head, HeadBranch: "agent/S-3", Event: "pull_request", Conclusion: "failure", HeadOwner: "acme",
+			WorkflowRun: &WorkflowRun{ID: 7300001, HeadSHA: head, HeadBranch: "agent/S-3", Event: "pull_request", Conclusion: "failure", RunAttempt: 1, HeadOwner: "acme",
 				PullRequest: &forge.PullRequest{Number: 7, State: "open", HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: base}}}},
 	}
 	for _, tt := range tests {
@@ -100,7 +100,7 @@ func TestParseEvent_fixtures(t *testing.T) {
 			Dispatch: &Dispatch{Ref: "refs/heads/master", Inputs: map[string]string{"name": "Mona the Octocat"}}}},
 		{"workflow_run/completed.payload.json", "workflow_run", Event{Name: "workflow_run", Action: "completed",
 			WorkflowRun: &WorkflowRun{ID: 289782451, HeadSHA: "3484a3fb816e0859fd6e1cea078d76385ff50625", HeadBranch: "master",
-				Event: "repository_dispatch", Conclusion: "success", HeadOwner: "octo-org"}}},
+				Event: "repository_dispatch", Conclusion: "success", RunAttempt: 1, HeadOwner: "octo-org"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

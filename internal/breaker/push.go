@@ -42,6 +42,7 @@ type Push struct {
 	Head       string
 	ObservedAt time.Time
 	RunID      int64
+	RunAttempt int // the attempt of RunID; 0 or 1 the first
 	Event      string
 	Source     string // PushFromRun or PushFromLedger
 	Slice      string // the slice the observing run decided for; "" = any
@@ -141,12 +142,12 @@ type LedgerInfo struct {
 // ledger's order breaks ties) and makes one push of the observations that
 // are one: the same head observed again with no other head between (a
 // re-run of its run, the push and pull_request runs of one push, a
-// matrix's legs), or a re-run of the same run (its RunID) wherever it
-// finished. A head brought back after another head was observed (a force
-// push back to it, ping-pong between two commits) is a new push: the
-// agent pushed again (DESIGN §5, "a push is a push"). A merged push keeps
-// the position of its first observation and the data of the last one that
-// ran the tests.
+// matrix's legs, two workflows), or a re-run of the same run (its RunID)
+// wherever it finished. A head brought back after another head was
+// observed (a force push back to it, ping-pong between two commits) is a
+// new push: the agent pushed again (DESIGN §5, "a push is a push"). A
+// merged push keeps the position of its first observation (mergeObserved
+// says what it holds).
 func dedupePushes(ps []Push) []Push {
 	in := make([]Push, 0, len(ps))
 	for _, p := range ps {
@@ -171,14 +172,66 @@ func dedupePushes(ps []Push) []Push {
 			out = append(out, p)
 			continue
 		}
-		if p.Infra != "" && out[i].Infra == "" {
-			continue // a run that could not test the head erases nothing CI saw there
-		}
 		first := out[i].ObservedAt
-		out[i] = p
+		out[i] = mergeObserved(out[i], p)
 		if !first.IsZero() {
 			out[i].ObservedAt = first
 		}
+	}
+	return out
+}
+
+// mergeObserved is one push of two observations of one head, b the later:
+// a re-run of a's run (a higher attempt of its RunID) replaces it, as a
+// re-run of a flaky test may; any other two (a matrix's legs, which share
+// a run and attempt; two workflows; a push and a pull_request run) are one
+// observation in which a test failing in either is failing, whichever
+// finished last (a failure on one platform is never hidden by a pass on
+// another). A run that could not test the head erases nothing CI saw
+// there.
+func mergeObserved(a, b Push) Push {
+	switch {
+	case b.Infra != "" && a.Infra == "":
+		return a
+	case a.Infra != "" || b.RunID != 0 && b.RunID == a.RunID && b.RunAttempt > a.RunAttempt:
+		return b
+	}
+	out := b
+	out.Tests = make(map[string]PushTest, len(a.Tests)+len(b.Tests))
+	for name, t := range a.Tests {
+		out.Tests[name] = t
+	}
+	failed := 0
+	for name, t := range b.Tests {
+		if old, ok := out.Tests[name]; ok && old.Status.Failed() && !t.Status.Failed() {
+			continue // failing in the other leg: failing at this push
+		}
+		out.Tests[name] = t
+	}
+	for _, t := range out.Tests {
+		if t.Status.Failed() {
+			failed++
+		}
+	}
+	out.Declared = make(map[string]PushTest, len(a.Declared)+len(b.Declared))
+	for name, t := range a.Declared {
+		out.Declared[name] = t
+	}
+	for name, t := range b.Declared {
+		if old, ok := out.Declared[name]; ok && old.Status.Failed() && !t.Status.Failed() {
+			continue
+		}
+		out.Declared[name] = t
+	}
+	out.Complete = a.Complete || b.Complete // a name neither lists, one of them says is absent
+	out.KnownBefore = append(append([]string(nil), a.KnownBefore...), b.KnownBefore...)
+	out.Counts = PushCounts{Total: max(a.Counts.Total, b.Counts.Total), Failed: max(failed, a.Counts.Failed, b.Counts.Failed)}
+	out.Counts.Passed = max(0, out.Counts.Total-out.Counts.Failed)
+	if out.Verdict == nil {
+		out.Verdict = a.Verdict
+	}
+	if out.Reset == nil {
+		out.Reset = a.Reset
 	}
 	return out
 }

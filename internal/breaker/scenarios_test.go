@@ -66,6 +66,7 @@ type scenarioPush struct {
 	// re-run of that push's run (the same run id, a higher attempt).
 	again int
 	rerun bool
+	leg   bool // another leg of push N's run: the same run id and attempt (a matrix)
 	tree  bool // the push carries the tree of the OPEN line elsewhere's tripped head
 }
 
@@ -171,7 +172,8 @@ func (s *scenario) options(fields []string) error {
 // !cancelled say the tests did not run, @S-2 is the slice the run decided
 // for, @reset records a verified reset after the run, +Key=Value is a
 // trailer of the push's one commit, =N force-pushes the branch back to
-// push N's head (a new run), =Nr re-runs push N's run (its run id),
+// push N's head (a new run), =Nr re-runs push N's run (its run id, the
+// next attempt), =Nm is another leg of push N's run (its id and attempt),
 // %tree says the push carries the tripped tree of the OPEN line elsewhere.
 func parseScenarioPush(fields []string) (scenarioPush, error) {
 	var p scenarioPush
@@ -183,11 +185,11 @@ func parseScenarioPush(fields []string) (scenarioPush, error) {
 		case f == "%tree":
 			p.tree = true
 		case strings.HasPrefix(f, "="):
-			n, err := strconv.Atoi(strings.TrimSuffix(f[1:], "r"))
+			n, err := strconv.Atoi(strings.TrimRight(f[1:], "rm"))
 			if err != nil || n < 1 {
-				return p, fmt.Errorf("%q: =N brings back push N's head, =Nr re-runs push N's run", f)
+				return p, fmt.Errorf("%q: =N brings back push N's head, =Nr re-runs push N's run, =Nm is another leg of it", f)
 			}
-			p.again, p.rerun = n, strings.HasSuffix(f, "r")
+			p.again, p.rerun, p.leg = n, strings.HasSuffix(f, "r"), strings.HasSuffix(f, "m")
 		case strings.HasPrefix(f, "+"):
 			k, v, ok := strings.Cut(f[1:], "=")
 			if !ok {
@@ -228,13 +230,17 @@ func (s scenario) run() []string {
 	var out []string
 	var commits []Commit
 	branches := map[int][]Commit{} // the branch's commits at each push's head
+	attempts := map[int64]int{}    // the newest attempt of each run
 	everFailed := map[string]bool{}
 	for i, sp := range s.pushes {
 		head, runID := sha(i+1), int64(i+1)
 		if sp.again > 0 && sp.again <= i {
 			head, commits = sha(sp.again), append([]Commit(nil), branches[sp.again]...)
-			if sp.rerun {
+			if sp.rerun || sp.leg {
 				runID = int64(sp.again)
+			}
+			if sp.rerun {
+				attempts[runID]++
 			}
 		} else {
 			parent := sha(0)
@@ -246,7 +252,8 @@ func (s scenario) run() []string {
 			branches[i+1] = append([]Commit(nil), commits...)
 		}
 		obs := Observation{Head: head, Tests: map[string]ObservedTest{}, Failing: map[string]ObservedTest{}}
-		p := Push{Head: head, ObservedAt: t0.Add(time.Duration(i) * time.Minute), RunID: runID, Source: PushFromRun,
+		attempts[runID] = max(attempts[runID], 1)
+		p := Push{Head: head, ObservedAt: t0.Add(time.Duration(i) * time.Minute), RunID: runID, RunAttempt: attempts[runID], Source: PushFromRun,
 			Slice: sp.slice, Complete: true, Tests: map[string]PushTest{}, Declared: map[string]PushTest{}}
 		if sp.infraKind != "" {
 			obs.Infra, obs.InfraKind = "the tests did not run ("+sp.infraKind+")", sp.infraKind

@@ -36,10 +36,13 @@ type Ledger struct {
 // Run describes this run, for the entry it writes.
 type Run struct {
 	ObservedAt time.Time
-	RunID      int64
-	Event      string
-	PR         int
-	Branch     string // the branch judged; with PR, whose ledger this is
+	// RunID and Attempt are the workflow run that observed the head and
+	// its attempt (the tested run's, in the hardened mode).
+	RunID   int64
+	Attempt int
+	Event   string
+	PR      int
+	Branch  string // the branch judged; with PR, whose ledger this is
 	// Commits are the pull request's own commits (base..head) as GitHub
 	// lists them, when the caller read them: with the local history's,
 	// the commits an entry of any pull request or branch counts on.
@@ -48,6 +51,14 @@ type Run struct {
 	// (a push event's before), "" when the event does not say: named in
 	// the entry when no entry of it was read (Snapshot.PrevHeads).
 	Before string
+}
+
+// reRun is an attempt as an entry records it: 0 (absent) for the first.
+func reRun(attempt int) int {
+	if attempt > 1 {
+		return attempt
+	}
+	return 0
 }
 
 // OwnCommits is Commits as a set of lower-case ids.
@@ -96,7 +107,7 @@ func fullNames(rep testresult.Report) []string {
 }
 
 func runPush(head string, run Run, rep testresult.Report, full, names []string) breaker.Push {
-	p := breaker.Push{Head: head, ObservedAt: run.ObservedAt, RunID: run.RunID, Event: run.Event,
+	p := breaker.Push{Head: head, ObservedAt: run.ObservedAt, RunID: run.RunID, RunAttempt: max(run.Attempt, 1), Event: run.Event,
 		Source: breaker.PushFromRun, Infra: rep.Infra, InfraKind: rep.InfraKind, Complete: true,
 		Tests: make(map[string]breaker.PushTest, len(rep.Tests)), Declared: map[string]breaker.PushTest{}}
 	for i, t := range rep.Tests {
@@ -138,7 +149,7 @@ func declare(into map[string]breaker.PushTest, tests []testresult.Test, names []
 
 // entryPush turns a ledger entry into a push.
 func entryPush(e ledger.Entry, names []string) breaker.Push {
-	p := breaker.Push{Head: e.Head, ObservedAt: e.ObservedAt, RunID: e.RunID, Event: e.Event,
+	p := breaker.Push{Head: e.Head, ObservedAt: e.ObservedAt, RunID: e.RunID, RunAttempt: max(e.RunAttempt, 1), Event: e.Event,
 		Source: breaker.PushFromLedger, Slice: e.Slice,
 		Verdict: &breaker.Verdict{State: e.Verdict.State, TripReason: e.Verdict.TripReason, TotalFailed: e.Verdict.TotalFailed},
 		Counts:  breaker.PushCounts{Total: e.Counts.Total, Passed: e.Counts.Passed, Failed: e.Counts.Failed + e.Counts.Errored},
@@ -380,8 +391,9 @@ func newTests(line []ledger.Entry, names []string) (added []string, refilter boo
 func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 	e := ledger.Entry{Schema: ledger.Schema, Head: s.run.Head, ObservedAt: s.run.ObservedAt.UTC(),
 		RunID: s.meta.RunID, Event: s.meta.Event, PR: s.meta.PR, Slice: d.Slice, Tests: []ledger.Test{},
-		Verdict: ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed},
-		Branch:  s.meta.Branch, Checkpoint: d.Checkpoint.SHA}
+		RunAttempt: reRun(s.meta.Attempt),
+		Verdict:    ledger.Verdict{State: d.State, TripReason: d.TripReason, TotalFailed: d.TotalFailed},
+		Branch:     s.meta.Branch, Checkpoint: d.Checkpoint.SHA}
 	e.PrevHeads, e.Since, e.Seq = s.PrevHeads()
 	if s.run.Infra != "" {
 		infra := s.run.Infra

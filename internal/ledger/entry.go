@@ -41,10 +41,14 @@ type Entry struct {
 	Head       string    `json:"head"`
 	ObservedAt time.Time `json:"observed_at"`
 	RunID      int64     `json:"run_id"`
-	Event      string    `json:"event"`
-	PR         int       `json:"pr"`              // 0 when no pull request
-	Slice      string    `json:"slice"`           // the slice the run decided for
-	Infra      *string   `json:"infra,omitempty"` // why the tests did not run; absent when they ran
+	// RunAttempt is the attempt of run RunID that observed Head, when a
+	// re-run (2 or more); absent for the first. Two entries of one run and
+	// attempt at one head are a matrix's legs, one observation together.
+	RunAttempt int     `json:"run_attempt,omitempty"`
+	Event      string  `json:"event"`
+	PR         int     `json:"pr"`              // 0 when no pull request
+	Slice      string  `json:"slice"`           // the slice the run decided for
+	Infra      *string `json:"infra,omitempty"` // why the tests did not run; absent when they ran
 	// InfraKind is what kind of reason Infra is: no_results, build (failed
 	// pushes) or cancelled (not counted); absent in entries from before it.
 	InfraKind string `json:"infra_kind,omitempty"`
