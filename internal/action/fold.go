@@ -125,7 +125,10 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 	lo := s + 1 // the oldest place after the carry
 	slices.SortStableFunc(window, func(a, b ledger.Entry) int { return a.Seq - b.Seq })
 	// The pushes were observed in their order (the whole line orders them
-	// by the first observation of each head).
+	// by the first observation of each head, and entries of one second by
+	// their place in the line, Seq: ledger.Sort). Two pushes in one second
+	// (runs that finished together) are in order; only a head first seen
+	// after the head above it is not.
 	first := map[string]time.Time{}
 	for _, e := range window {
 		if t, ok := first[strings.ToLower(e.Head)]; !ok || e.ObservedAt.Before(t) {
@@ -133,7 +136,7 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 		}
 	}
 	for i := len(heads) - 1; i > 0; i-- {
-		if !first[heads[i]].Before(first[heads[i-1]]) {
+		if first[heads[i]].After(first[heads[i-1]]) {
 			return nil, nil, "", "the entries after the carry were not observed in their order"
 		}
 	}
@@ -153,7 +156,11 @@ func foldedLine(read Decoded, who evaluate.Run, before, head string, key []byte)
 		if !who.Belongs(e) && !own[strings.ToLower(e.Head)] {
 			continue
 		}
-		if e.CheckRunID == 0 || e.CheckRunID > from.Carry.Read || !e.ObservedAt.Before(oldest) {
+		// In the same second as the window's oldest, the line's own entry
+		// below the window is before it (ledger.Sort orders one second by
+		// Seq); anything else in that second may not be.
+		below := e.ObservedAt.Before(oldest) || e.ObservedAt.Equal(oldest) && who.Belongs(e) && e.Seq > 0 && e.Seq < lo
+		if e.CheckRunID == 0 || e.CheckRunID > from.Carry.Read || !below {
 			return nil, nil, "", "an entry of the line at " + breaker.ShortSHA(e.Head) + " was written after the newest entry's carry was folded"
 		}
 		if in[strings.ToLower(e.Head)] {

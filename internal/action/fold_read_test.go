@@ -822,3 +822,40 @@ func TestFoldRead_DeclaredAttemptsAfterForcePushes(t *testing.T) {
 		}
 	}
 }
+
+// Two pushes whose runs finish in the same second (a concurrency group,
+// runs side by side) keep their order in the line (issue 50): the runs
+// after them start from the carry, and decide as every page does.
+func TestFoldRead_TwoPushesInOneSecond(t *testing.T) {
+	t.Parallel()
+	line := foldLine()[:22]
+	var judgedBy [3][]string
+	var fromCarry [2]int
+	for n, setup := range []string{rigKey, unsigned, everyPage} {
+		r := lineRig(t, setup, "agent/fix-login")
+		for i, st := range line {
+			r.commit(fmt.Sprintf("Fix the cart, take %d", i+1), "")
+			r.resultsOrNone(st)
+			r.open(7, "agent/fix-login")
+			r.hold = i == 5 // the sixth run finishes in the fifth's second
+			o := r.push("agent/fix-login")
+			if o.Err != nil || o.Decision == nil {
+				t.Fatalf("push %d: %v\n%s", i+1, o.Err, o.stdout)
+			}
+			judgedBy[n] = append(judgedBy[n], judged(*o.Decision))
+			if setup != everyPage && i > 5 && strings.Contains(o.stdout, "the newest entry's carry folds") {
+				fromCarry[n]++
+			}
+		}
+	}
+	for i := range line {
+		if judgedBy[0][i] != judgedBy[2][i] || judgedBy[1][i] != judgedBy[2][i] {
+			t.Errorf("push %d: keyed\n  %s\nunsigned\n  %s\nevery page\n  %s", i+1, judgedBy[0][i], judgedBy[1][i], judgedBy[2][i])
+		}
+	}
+	for n, name := range []string{"keyed", "unsigned"} {
+		if want := len(line) - 6; fromCarry[n] != want {
+			t.Errorf("%s: %d of the %d pushes after the two in one second started from the carry; want all", name, fromCarry[n], want)
+		}
+	}
+}

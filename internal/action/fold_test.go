@@ -115,6 +115,19 @@ func TestFoldedLine_Rules(t *testing.T) {
 			t.Errorf("%s: why %q, want it to say %q", name, why, c.why)
 		}
 	}
+	// Two pushes observed in one second (runs that finished together, a
+	// concurrency group): the entries keep their place in the line, and
+	// the next run still starts from the carry (issue 50).
+	sameSecond := foldPage(40, 15, key)
+	for _, i := range []int{30, 31} {
+		e := sameSecond.Entries[i]
+		e.ObservedAt, e.MAC = sameSecond.Entries[29].ObservedAt, ""
+		sameSecond.Entries[i] = ledger.Sign(e, key)
+		sameSecond.Entries[i].CheckRunID = e.CheckRunID
+	}
+	if window, _, _, why := foldedLine(sameSecond, who, before(40), head, key); why != "" || len(window) != 15 {
+		t.Errorf("three entries in one second: window %d, why %q; want the carry and the 15 newest", len(window), why)
+	}
 	// Another key, or none: nothing verifies, nothing is folded.
 	if _, _, _, why := foldedLine(foldPage(40, 15, key), who, before(40), head, []byte("another-key-of-the-test-0123")); why == "" {
 		t.Error("a carry that does not verify under the run's key was used")

@@ -47,6 +47,10 @@ type rig struct {
 	prHeads map[int]string
 	// authors are who opened each pull request, "agent-bot" when not set.
 	authors map[int]string
+	// hold keeps the clock where the run before left it: two runs that
+	// finish in the same second.
+	hold bool
+	held time.Time
 }
 
 func newRig(t *testing.T) *rig {
@@ -309,6 +313,10 @@ func (r *rig) run(event string, payload map[string]any) outcome {
 		env[k] = v
 	}
 	now := rigEpoch.Add(time.Duration(r.runs) * time.Minute)
+	if r.hold && !r.held.IsZero() {
+		now = r.held
+	}
+	r.held = now
 	deps := action.Deps{
 		NewForge: func(c actionenv.Context, in actionenv.Inputs) (action.Forge, error) {
 			return ghapi.New(ghapi.Config{Token: in.Token, APIURL: r.srv.URL(), Owner: c.Owner, Repo: c.Repo,

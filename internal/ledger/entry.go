@@ -480,6 +480,11 @@ func Sort(es []Entry) {
 		if !es[i].ObservedAt.Equal(es[j].ObservedAt) {
 			return es[i].ObservedAt.Before(es[j].ObservedAt)
 		}
+		// One second (observed_at is kept to the second): the line's
+		// order, then the run's.
+		if es[i].Seq != es[j].Seq && es[i].Seq > 0 && es[j].Seq > 0 {
+			return es[i].Seq < es[j].Seq
+		}
 		return es[i].RunID < es[j].RunID
 	})
 }
