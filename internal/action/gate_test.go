@@ -218,3 +218,20 @@ func TestGate_PriorAttemptsFromHostileCommits(t *testing.T) {
 		t.Errorf("the agent's subject is not there as escaped data:\n%s", prior)
 	}
 }
+
+// The gate's prior-attempts block carries CI's error from the trip's
+// evidence (issue 50): the reset's run ran no tests, and the trip's entry
+// kept the error line of the test its diagnostic names.
+func TestGate_PriorAttemptsCarryCIsError(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.git("checkout", "-q", "-b", "copilot/fix-login")
+	r.tripOn(7, "copilot/fix-login") // users.TestLogin: "expected 409, got 500"
+	if o := r.comment(7, "alice", "/breaker reset copilot-fix-login look at the status code"); o.Err != nil {
+		t.Fatalf("the reset: %v\n%s", o.Err, o.stdout)
+	}
+	prior := r.gate("issue_comment", r.commented(7, "bob", "@claude try again"), nil).outputs["prior-attempts"]
+	if !strings.Contains(prior, `CI's error: "expected 409, got 500"`) || strings.Contains(prior, "fingerprint none") {
+		t.Errorf("prior-attempts does not carry CI's error from the trip:\n%s", prior)
+	}
+}

@@ -851,6 +851,13 @@ func redactEntry(r *run, e ledger.Entry) ledger.Entry {
 		e.Infra = &infra
 	}
 	e.Branch = r.red.Redact(e.Branch)
+	if len(e.Errors) > 0 {
+		errs := make(map[string]string, len(e.Errors))
+		for k, v := range e.Errors {
+			errs[r.red.Redact(k)] = r.red.Redact(v)
+		}
+		e.Errors = errs
+	}
 	if e.Reset != nil {
 		rs := *e.Reset
 		rs.Author, rs.Text, rs.Prior = r.red.Redact(rs.Author), r.red.Redact(rs.Text), r.red.Redact(rs.Prior)

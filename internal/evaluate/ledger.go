@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/ledger"
@@ -51,6 +52,51 @@ type Run struct {
 	// (a push event's before), "" when the event does not say: named in
 	// the entry when no entry of it was read (Snapshot.PrevHeads).
 	Before string
+}
+
+// openErrors are CI's error lines of the tests an OPEN decision's
+// diagnostic names (ledger.Entry.Errors), nil when it is not OPEN or none
+// has a message.
+func openErrors(d breaker.Decision, tests []testresult.Test, full []string) map[string]string {
+	if d.State != breaker.StateOpen {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, dg := range d.Diagnostics {
+		if len(want) < ledger.MaxErrors && dg.Test != "" {
+			want[dg.Test] = true
+		}
+	}
+	if d.TrippedTest != "" && len(want) < ledger.MaxErrors {
+		want[d.TrippedTest] = true
+	}
+	var out map[string]string
+	for i, t := range tests {
+		msg := strings.TrimSpace(t.Message)
+		if msg == "" {
+			msg = strings.TrimSpace(t.Output)
+		}
+		if !t.Status.Failed() || !want[full[i]] || msg == "" {
+			continue
+		}
+		line, _, _ := strings.Cut(msg, "\n")
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[full[i]] = clipBytes(strings.TrimSpace(line), ledger.MaxErrorBytes)
+	}
+	return out
+}
+
+// clipBytes cuts s to at most n bytes, at a rune's start.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // reRun is an attempt as an entry records it: 0 (absent) for the first.
@@ -466,6 +512,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		}
 		e.Tests = append(e.Tests, lt)
 	}
+	e.Errors = openErrors(d, s.report.Tests, all)
 	for _, lt := range rows {
 		if full := lt.FullName(); e.History[full] && !seen[full] {
 			seen[full] = true

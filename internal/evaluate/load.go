@@ -516,7 +516,8 @@ func ledgerObservation(opts Options, head string) testresult.Report {
 	c := newest.Counts
 	rep := testresult.Report{Totals: &testresult.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}}
 	for _, t := range newest.Tests {
-		rep.Tests = append(rep.Tests, testresult.Test{Suite: t.Suite, Name: t.Name, Status: t.Status})
+		// CI's error line where the entry kept one (an OPEN entry's).
+		rep.Tests = append(rep.Tests, testresult.Test{Suite: t.Suite, Name: t.Name, Status: t.Status, Message: newest.Errors[t.FullName()]})
 	}
 	return rep
 }

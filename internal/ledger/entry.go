@@ -61,6 +61,11 @@ type Entry struct {
 	// status now (absent when the results no longer carry it). Passing
 	// tests that never failed are not kept: Known says which tests ran.
 	Tests []Test `json:"tests"`
+	// Errors are CI's error lines (the first line of each failure message,
+	// clipped to MaxErrorBytes) of the tests an OPEN verdict's diagnostic
+	// names, at most MaxErrors: what a later run that ran no tests (a
+	// maintainer's reset) hands the agent's next attempt. Absent otherwise.
+	Errors map[string]string `json:"errors,omitempty"`
 	// Reset records a verified human reset made at Head: who and their
 	// words. Null otherwise.
 	Reset *Reset `json:"reset,omitempty"`
@@ -137,6 +142,12 @@ type Entry struct {
 	// leaves. Not written: the writer's hint to Encode.
 	KnownNames []string `json:"-"`
 }
+
+// The bounds of Entry.Errors.
+const (
+	MaxErrors     = 3
+	MaxErrorBytes = 160
+)
 
 // Counts are the run's test counts at Head.
 type Counts struct {
