@@ -16,18 +16,17 @@ import (
 // pull request and who closed one are facts GitHub attests; commit ids,
 // trees, branch names and bodies are the agent's. So a run of pull request
 // P reads, in one more query, the repository's newest pull requests that
-// are not merged, keeps those the same agent opened (the same author, or
-// both in agent-actors), and asks each one's newest verified entry on its
+// are not merged, keeps those the same agent opened (sameAgent: the same
+// bot or agent-actors login), and asks each one's newest verified entry on its
 // head whether its line is OPEN and not reset. One a maintainer closed is
 // over: a person other than the agent, not a bot, closed it.
 
 // agentLine is one OPEN line of work of an agent, as its newest entry
 // says.
 type agentLine struct {
-	pr     int
-	entry  ledger.Entry
-	tree   string // its head's tree
-	closed bool
+	pr    int
+	entry ledger.Entry
+	tree  string // its head's tree
 }
 
 // isAgent says a pull request's author is an agent: a bot (GitHub says
@@ -93,7 +92,7 @@ func agentOpenLines(ctx context.Context, r *run, author string, self int, head s
 		}
 		if e, ok := newestOwnEntry(p, r.in.AppID, r.in.CheckName, key); ok && e.Verdict.State == breaker.StateOpen &&
 			e.Verdict.TripReason != breaker.TripAgentOpen && e.Reset == nil {
-			out = append(out, agentLine{pr: p.Number, entry: e, tree: p.HeadTree, closed: p.State == "closed"})
+			out = append(out, agentLine{pr: p.Number, entry: e, tree: p.HeadTree})
 		}
 	}
 	return out, tree, nil
