@@ -71,6 +71,8 @@ type config struct {
 	binary               string
 	key                  string // the ledger-key input; "" for none
 	read                 string // the ledger-read input; "" for the default (newest)
+	line                 int    // -line: pushes along one line, each run writing its entry
+	pause                time.Duration
 }
 
 func run() error {
@@ -88,6 +90,8 @@ func run() error {
 	flag.StringVar(&cfg.read, "read", "", "the run's ledger-read input: newest (the default) or every-page")
 	flag.StringVar(&cfg.policy, "policy", "", "the run's policy input (greenlight, bmad, prp, liza; default greenlight), its entries written under it")
 	flag.IntVar(&cfg.declared, "declared", 0, "every commit declares an attempt (Greenlight-Test) on one of this many failing tests, in turn, as an agent that follows the protocol does (default: no trailers)")
+	flag.IntVar(&cfg.line, "line", 0, "instead of -entries: N one-commit pushes along the branch's newest N commits, each judged by a run that writes its own entry; prints every push's cost and the worst")
+	flag.DurationVar(&cfg.pause, "pause", 0, "with -line: the pause between two pushes (runs a second or more apart, as on GitHub, where a run takes minutes)")
 	flag.Parse()
 	if cfg.spacing < 1 || cfg.spacing >= cfg.commits {
 		return fmt.Errorf("-spacing %d: want at least 1 and fewer than -commits (%d)", cfg.spacing, cfg.commits)
@@ -137,6 +141,9 @@ func run() error {
 	}
 	if cfg.policy != "" {
 		signed += ", policy " + cfg.policy
+	}
+	if cfg.line > 0 {
+		return runLine(tmp, cfg, signed)
 	}
 	fmt.Printf("%d commits, %d tests (%d failing), %s, %d runs a size, alternating\n", cfg.commits, cfg.tests, cfg.fail, signed, cfg.runs)
 	cases := make([]*benchCase, len(cfg.entries))
@@ -237,6 +244,9 @@ type benchCase struct {
 	ledgerBytes, newestBytes int
 	cpu, rss, wall           []float64
 	points, calls, exit      int
+	// keep keeps what a run wrote (a line of runs, -line); a size's runs
+	// each start from the same ledger.
+	keep bool
 }
 
 func (c *benchCase) close() {
@@ -519,7 +529,7 @@ func (c *benchCase) once(binary string) error {
 	}
 	for _, l := range strings.Split(stdout.String(), "\n") {
 		if (os.Getenv("ACTIONCOST_GODEBUG") != "" && strings.HasPrefix(l, "gc ")) ||
-			(os.Getenv("ACTIONCOST_LOG") != "" && strings.HasPrefix(l, "breaker: ")) {
+			(os.Getenv("ACTIONCOST_LOG") != "" && strings.HasPrefix(l, "breaker: ")) || os.Getenv("ACTIONCOST_LOG") == "all" {
 			fmt.Fprintln(os.Stderr, l)
 		}
 	}
@@ -545,6 +555,78 @@ func (c *benchCase) once(binary string) error {
 	for _, p := range c.srv.GraphQLCosts()[costs:] {
 		c.points += p
 	}
-	c.srv.DropCheckRunsAfter(runsBefore)
+	if !c.keep {
+		c.srv.DropCheckRunsAfter(runsBefore)
+	}
+	return nil
+}
+
+// runLine judges the branch's newest cfg.line commits one push at a time,
+// as CI would: each run reads the entries the runs before it wrote and
+// writes its own, so every push along the line is measured, not only the
+// last. It prints each push's CPU, points and calls, then the median and
+// the worst.
+func runLine(tmp string, cfg config, signed string) error {
+	if cfg.line >= cfg.commits {
+		return fmt.Errorf("-line %d: want fewer than -commits (%d)", cfg.line, cfg.commits)
+	}
+	c, err := newCase(filepath.Join(tmp, "line"), cfg, 0)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	c.keep = true
+	log, err := git(c.dir, "log", "--reverse", "--format=%H", "agent/S-1")
+	if err != nil {
+		return err
+	}
+	shas := strings.Fields(log) // shas[0] is main's
+	data, err := os.ReadFile(c.eventPath)
+	if err != nil {
+		return err
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return err
+	}
+	template := ev["commits"].([]any)[0].(map[string]any)
+	fmt.Printf("%d commits, %d tests (%d failing), %s: %d one-commit pushes along the line, each run writing its entry\n",
+		cfg.commits, cfg.tests, cfg.fail, signed, cfg.line)
+	fmt.Printf("\n%6s %8s %12s %8s %9s %7s\n", "push", "cpu ms", "peak RSS MB", "points", "API calls", "exit")
+	worst := map[string]int{}
+	var cpus []float64
+	for k := 0; k < cfg.line; k++ {
+		i := len(shas) - cfg.line + k
+		head, before := shas[i], shas[i-1]
+		c.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-1", BaseRef: "main", BaseSHA: shas[0], Author: "agent-bot"})
+		c.srv.SetPullRequestCommits(7, shas[1:i+1])
+		c.srv.SetRef("heads/agent/S-1", head)
+		commit := map[string]any{}
+		for key, v := range template {
+			commit[key] = v
+		}
+		commit["id"] = head
+		ev["after"], ev["before"], ev["commits"] = head, before, []any{commit}
+		data, _ := json.Marshal(ev)
+		if err := os.WriteFile(c.eventPath, data, 0o644); err != nil {
+			return err
+		}
+		if k > 0 {
+			time.Sleep(cfg.pause)
+		}
+		if err := c.once(cfg.binary); err != nil {
+			return fmt.Errorf("push %d: %w", k+1, err)
+		}
+		cpu := c.cpu[len(c.cpu)-1]
+		cpus = append(cpus, cpu)
+		fmt.Printf("%6d %8.0f %12.1f %8d %9d %7d\n", k+1, cpu, c.rss[len(c.rss)-1], c.points, c.calls, c.exit)
+		for what, v := range map[string]int{"cpu": int(cpu), "points": c.points, "calls": c.calls} {
+			if v > worst[what] || k == 0 {
+				worst[what], worst[what+" push"] = v, k+1
+			}
+		}
+	}
+	fmt.Printf("\nmedian CPU %.0f ms; worst: CPU %d ms (push %d), %d points (push %d), %d calls (push %d)\n", median(cpus),
+		worst["cpu"], worst["cpu push"], worst["points"], worst["points push"], worst["calls"], worst["calls push"])
 	return nil
 }
