@@ -77,11 +77,14 @@ if [ "$quick" = 1 ]; then
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -key "$key"
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -read every-page
 	go run ./bench/actioncost -entries 3,30 -commits 40 -tests 200 -runs 1 -declared 3 -key "$key"
+	go run ./bench/actioncost -line 5 -commits 40 -tests 200 -key "$key" | tail -n 1
 else
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -key "$key"
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -read every-page
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -declared 3
+	# Every push along a line, runs a second apart: the median and the worst.
+	go run ./bench/actioncost -line 40 -pause 1100ms -commits 250 -tests 20000 -key "$key" | tail -n 1
 fi
 
 echo
