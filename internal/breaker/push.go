@@ -194,6 +194,9 @@ func mergeObserved(a, b Push) Push {
 	case b.Infra != "" && a.Infra == "":
 		return a
 	case a.Infra != "" || b.RunID != 0 && b.RunID == a.RunID && b.RunAttempt > a.RunAttempt:
+		if b.Verdict == nil {
+			b.Verdict = a.Verdict // what a run decided at this head stays: an OPEN one is never lost to a re-run
+		}
 		return b
 	}
 	out := b
