@@ -75,7 +75,7 @@ func notAPerson(r *run, c actionenv.IssueComment) string {
 		return "the comment has no author"
 	case strings.EqualFold(c.AuthorType, "Bot") || strings.HasSuffix(strings.ToLower(login), "[bot]"):
 		return login + " is a bot; only a person may run breaker commands"
-	case slices.ContainsFunc(r.in.AgentActors, func(a string) bool { return forge.SameLogin(a, login) }):
+	case listedAgent(r, login):
 		return login + " is listed in agent-actors: the agent may never reset or debug its own breaker"
 	}
 	return ""

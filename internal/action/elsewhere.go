@@ -34,8 +34,12 @@ type agentLine struct {
 // that works under a person's account). A person's pull requests are each
 // judged on their own.
 func isAgent(r *run, login string) bool {
-	return strings.HasSuffix(strings.ToLower(login), "[bot]") ||
-		slices.ContainsFunc(r.in.AgentActors, func(x string) bool { return forge.SameLogin(x, login) })
+	return strings.HasSuffix(strings.ToLower(login), "[bot]") || listedAgent(r, login)
+}
+
+// listedAgent says login is listed in agent-actors.
+func listedAgent(r *run, login string) bool {
+	return slices.ContainsFunc(r.in.AgentActors, func(x string) bool { return forge.SameLogin(x, login) })
 }
 
 // sameAgent says two pull request authors are the same agent: the same
@@ -44,10 +48,7 @@ func sameAgent(r *run, a, b string) bool {
 	if forge.SameLogin(a, b) {
 		return isAgent(r, a)
 	}
-	listed := func(l string) bool {
-		return slices.ContainsFunc(r.in.AgentActors, func(x string) bool { return forge.SameLogin(x, l) })
-	}
-	return a != "" && b != "" && listed(a) && listed(b)
+	return a != "" && b != "" && listedAgent(r, a) && listedAgent(r, b)
 }
 
 // agentOpenLines reads the OPEN lines of work of author other than pull

@@ -93,31 +93,10 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 		r.note("could not read #%d's labels, so the on-trip labels were left as they are: %v", pr.Number, err)
 		return nil, ""
 	}
-	var rec ledger.OnTrip
-	for _, l := range remove {
-		if !slices.Contains(current.Labels, l) {
-			continue
-		}
-		if labelError(r, r.api.labels.RemoveLabel(ctx, pr.Number, l), "take the label "+quote(l)+" off", pr.Number) {
-			rec.Removed = append(rec.Removed, l)
-		}
-	}
-	switch {
-	case add == "":
-	case slices.Contains(current.Labels, add):
+	if add != "" && slices.Contains(current.Labels, add) {
 		r.note("#%d already carries the label %s: left as it is", pr.Number, quote(add))
-	case labelError(r, r.api.labels.AddLabels(ctx, pr.Number, []string{add}), "put the label "+quote(add)+" on", pr.Number):
-		rec.Label = add
 	}
-	var assigned []string
-	for _, l := range unassign {
-		if i := slices.IndexFunc(current.Assignees, func(a string) bool { return forge.SameLogin(a, l) }); i >= 0 {
-			assigned = append(assigned, current.Assignees[i])
-		}
-	}
-	if len(assigned) > 0 && labelError(r, r.api.assignees.RemoveAssignees(ctx, pr.Number, assigned), "unassign "+strings.Join(assigned, ", ")+" from", pr.Number) {
-		rec.Unassigned = assigned
-	}
+	rec := putStop(ctx, r, pr.Number, current, "")
 	if len(unassign) > 0 {
 		rec.IssueUnassigned = unassignFromIssues(ctx, r, pr.Number, unassign)
 	}
@@ -126,10 +105,6 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 		if labelError(r, r.api.reviews.RequestReview(ctx, pr.Number, people, teams), "ask "+strings.Join(review, ", ")+" to review", pr.Number) {
 			rec.Reviewers = review
 		}
-	}
-	if r.in.OnTripDraft && !current.Draft && current.NodeID != "" &&
-		labelError(r, r.api.drafts.ConvertToDraft(ctx, current.NodeID), "convert to a draft", pr.Number) {
-		rec.Drafted = true
 	}
 	if r.in.CancelWorkflows {
 		rec.Cancelled = cancelRuns(ctx, r, current.HeadRef)
@@ -148,8 +123,7 @@ func actOnTrip(ctx context.Context, r *run, d breaker.Decision, pr *forge.PullRe
 // trip's so that a verified reset undoes it all. Review requests and
 // cancelled runs are done once: nothing to put back.
 func keepStopOn(ctx context.Context, r *run, pr int) (*ledger.OnTrip, string) {
-	add, remove, unassign := r.in.OnTripLabel, r.in.OnTripRemoveLabels, r.in.OnTripUnassign
-	if add == "" && len(remove) == 0 && len(unassign) == 0 && !r.in.OnTripDraft {
+	if r.in.OnTripLabel == "" && len(r.in.OnTripRemoveLabels) == 0 && len(r.in.OnTripUnassign) == 0 && !r.in.OnTripDraft {
 		return nil, ""
 	}
 	current, err := r.api.pulls.PullRequest(ctx, pr)
@@ -157,36 +131,46 @@ func keepStopOn(ctx context.Context, r *run, pr int) (*ledger.OnTrip, string) {
 		r.note("could not read #%d to check that the stop is still on: %v", pr, err)
 		return nil, ""
 	}
-	var rec ledger.OnTrip
-	if add != "" && !slices.Contains(current.Labels, add) &&
-		labelError(r, r.api.labels.AddLabels(ctx, pr, []string{add}), "put the label "+quote(add)+" back on", pr) {
-		rec.Label = add
-	}
-	for _, l := range remove {
-		if slices.Contains(current.Labels, l) &&
-			labelError(r, r.api.labels.RemoveLabel(ctx, pr, l), "take the label "+quote(l)+" off again", pr) {
-			rec.Removed = append(rec.Removed, l)
-		}
-	}
-	var assigned []string
-	for _, l := range unassign {
-		if i := slices.IndexFunc(current.Assignees, func(a string) bool { return forge.SameLogin(a, l) }); i >= 0 {
-			assigned = append(assigned, current.Assignees[i])
-		}
-	}
-	if len(assigned) > 0 && labelError(r, r.api.assignees.RemoveAssignees(ctx, pr, assigned), "unassign "+strings.Join(assigned, ", ")+" again from", pr) {
-		rec.Unassigned = assigned
-	}
-	if r.in.OnTripDraft && !current.Draft && current.NodeID != "" &&
-		labelError(r, r.api.drafts.ConvertToDraft(ctx, current.NodeID), "convert to a draft again", pr) {
-		rec.Drafted = true
-	}
+	rec := putStop(ctx, r, pr, current, " again")
 	if rec.Label == "" && len(rec.Removed) == 0 && len(rec.Unassigned) == 0 && !rec.Drafted {
 		return nil, ""
 	}
 	what := describeOnTrip(rec)
 	r.noteDone("the agent undid the stop while the circuit is OPEN; the breaker put it back: %s (a verified reset undoes it)", what)
 	return &rec, "the agent undid the stop while the circuit is OPEN; the breaker put it back (" + what + "); a maintainer's verified /breaker reset undoes it"
+}
+
+// putStop makes the pull request as it is read (current) what the on-trip
+// inputs ask of it: the trigger labels off, the breaker's label on (one
+// already there is not the breaker's, and not recorded), the agent
+// unassigned, a draft. It records what it did; again words the notes of a
+// later run's putting back on pull request pr.
+func putStop(ctx context.Context, r *run, pr int, current forge.PullRequest, again string) ledger.OnTrip {
+	var rec ledger.OnTrip
+	for _, l := range r.in.OnTripRemoveLabels {
+		if slices.Contains(current.Labels, l) &&
+			labelError(r, r.api.labels.RemoveLabel(ctx, pr, l), "take the label "+quote(l)+" off"+again, pr) {
+			rec.Removed = append(rec.Removed, l)
+		}
+	}
+	if add := r.in.OnTripLabel; add != "" && !slices.Contains(current.Labels, add) &&
+		labelError(r, r.api.labels.AddLabels(ctx, pr, []string{add}), "put the label "+quote(add)+" on"+again, pr) {
+		rec.Label = add
+	}
+	var assigned []string
+	for _, l := range r.in.OnTripUnassign {
+		if i := slices.IndexFunc(current.Assignees, func(a string) bool { return forge.SameLogin(a, l) }); i >= 0 {
+			assigned = append(assigned, current.Assignees[i])
+		}
+	}
+	if len(assigned) > 0 && labelError(r, r.api.assignees.RemoveAssignees(ctx, pr, assigned), "unassign "+strings.Join(assigned, ", ")+again+" from", pr) {
+		rec.Unassigned = assigned
+	}
+	if r.in.OnTripDraft && !current.Draft && current.NodeID != "" &&
+		labelError(r, r.api.drafts.ConvertToDraft(ctx, current.NodeID), "convert to a draft"+again, pr) {
+		rec.Drafted = true
+	}
+	return rec
 }
 
 // undoOnTrip undoes, at a verified reset of pull request pr, what the trip

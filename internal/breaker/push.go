@@ -200,31 +200,12 @@ func mergeObserved(a, b Push) Push {
 		return b
 	}
 	out := b
-	out.Tests = make(map[string]PushTest, len(a.Tests)+len(b.Tests))
-	for name, t := range a.Tests {
-		out.Tests[name] = t
-	}
+	out.Tests, out.Declared = failingInEither(a.Tests, b.Tests), failingInEither(a.Declared, b.Declared)
 	failed := 0
-	for name, t := range b.Tests {
-		if old, ok := out.Tests[name]; ok && old.Status.Failed() && !t.Status.Failed() {
-			continue // failing in the other leg: failing at this push
-		}
-		out.Tests[name] = t
-	}
 	for _, t := range out.Tests {
 		if t.Status.Failed() {
 			failed++
 		}
-	}
-	out.Declared = make(map[string]PushTest, len(a.Declared)+len(b.Declared))
-	for name, t := range a.Declared {
-		out.Declared[name] = t
-	}
-	for name, t := range b.Declared {
-		if old, ok := out.Declared[name]; ok && old.Status.Failed() && !t.Status.Failed() {
-			continue
-		}
-		out.Declared[name] = t
 	}
 	out.Complete = a.Complete || b.Complete // a name neither lists, one of them says is absent
 	out.KnownBefore = append(append([]string(nil), a.KnownBefore...), b.KnownBefore...)
@@ -235,6 +216,22 @@ func mergeObserved(a, b Push) Push {
 	}
 	if out.Reset == nil {
 		out.Reset = a.Reset
+	}
+	return out
+}
+
+// failingInEither is each test of a and b with b's status, a's where only
+// a's says it failed.
+func failingInEither(a, b map[string]PushTest) map[string]PushTest {
+	out := make(map[string]PushTest, len(a)+len(b))
+	for name, t := range a {
+		out[name] = t
+	}
+	for name, t := range b {
+		if old, ok := out[name]; ok && old.Status.Failed() && !t.Status.Failed() {
+			continue // failing in the other leg: failing at this push
+		}
+		out[name] = t
 	}
 	return out
 }
