@@ -38,6 +38,8 @@ current directory), for the agent and the test runner named:
   .github/workflows/breaker-commands.yml  /breaker debug and /breaker reset
   .github/workflows/breaker-cleanup.yml   a closed pull request's tags
   the agent's instructions file           three lines, appended (never overwritten)
+  .github/dependabot.yml                  keeps the pinned actions current (only when
+                                          the repository has none)
 
 This is the deployment that binds: the agent's code and its branch's
 workflows never reach the verdict, the keys or the ledger, whose check runs
@@ -137,6 +139,9 @@ func runInit(_ context.Context, env *Env, args []string) int {
 	for _, w := range wrote {
 		fmt.Fprintln(out, "  "+w)
 	}
+	for _, n := range plan.Notes {
+		fmt.Fprintln(out, "  note: "+n)
+	}
 	fmt.Fprintln(out)
 	fmt.Fprint(out, initNext(*simple, *noApp, *branch))
 	return ExitClosed
@@ -214,6 +219,7 @@ breaker init without --simple writes the deployment that binds.
      repository permissions: Checks, Contents, Issues and Pull requests read and
      write; Actions read. Install it on this repository, then:
        gh variable set BREAKER_APP_ID --body <the App's id>
+       gh variable set BREAKER_APP_CLIENT_ID --body <the App's client id>
        gh secret set BREAKER_APP_KEY --env breaker < <the App's private key>.pem
 ` + rest
 }

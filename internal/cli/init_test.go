@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/greenlight-ci/breaker/internal/setup"
+
 	"bytes"
 	"context"
 	"os"
@@ -121,7 +123,8 @@ func TestInit_EachRunnerWritesWorkflowsThatPassTheRules(t *testing.T) {
 				}
 				// The binding deployment writes and reads the ledger as the
 				// breaker's App (issue 46); --no-app says it is not binding.
-				app := strings.Count(all.String(), "app-id: ${{ vars.BREAKER_APP_ID }}") == 5 &&
+				app := strings.Count(all.String(), "app-id: ${{ vars.BREAKER_APP_ID }}") == 3 &&
+					strings.Count(all.String(), "client-id: ${{ vars.BREAKER_APP_CLIENT_ID }}") == 2 &&
 					strings.Count(all.String(), "token: ${{ steps.app.outputs.token }}") == 2
 				if app != (!simple && !noApp) {
 					t.Errorf("%q: the workflows run as the breaker's App: %v", shape, app)
@@ -242,7 +245,7 @@ func TestInit_TheREADMEShowsWhatInitWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		block := "```yaml\n" + strings.ReplaceAll(string(data), initAction, "greenlight-ci/breaker@v1") + "```\n"
+		block := "```yaml\n" + strings.ReplaceAll(string(data), initAction, setup.PlaceholderUses) + "```\n"
 		if !strings.Contains(add, block) {
 			t.Errorf("the README's first section does not show %s as breaker init writes it:\n%s", f, block)
 		}

@@ -31,26 +31,25 @@ type Runner struct {
 	Extra []File
 }
 
-// Pinned third-party actions: a full commit SHA, which no one can move, with
-// the release in a comment, as Dependabot writes them. Each SHA is the
-// release's tag commit in the action's repository.
-const (
-	useCheckout       = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
-	useUpload         = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2"
-	useDownload       = "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0"
-	useSetupGo        = "actions/setup-go@d35c59abb061a4a6fb18e82ac0862c26744d6c7c # v5.5.0"
-	useSetupPython    = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065 # v5.6.0"
-	useSetupNode      = "actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4.4.0"
-	useSetupJava      = "actions/setup-java@c5195efecf7bdfc987ee8bae7a71cb8b11521c00 # v4.7.1"
-	useSetupDotnet    = "actions/setup-dotnet@67a3573c9a986a3f9c594539f4ab511d57bb3ce9 # v4.3.1"
-	useCreateAppToken = "actions/create-github-app-token@d72941d797fd3113feb6b93fd0dec494b13a2547 # v1.12.0"
+// The third-party actions init writes, pinned from pins.txt (a commit no
+// one can move, its release in a comment).
+var (
+	useCheckout       = uses("actions/checkout")
+	useUpload         = uses("actions/upload-artifact")
+	useDownload       = uses("actions/download-artifact")
+	useSetupGo        = uses("actions/setup-go")
+	useSetupPython    = uses("actions/setup-python")
+	useSetupNode      = uses("actions/setup-node")
+	useSetupJava      = uses("actions/setup-java")
+	useSetupDotnet    = uses("actions/setup-dotnet")
+	useCreateAppToken = uses("actions/create-github-app-token")
 )
 
 // RunnerNames are the accepted --runner values, in the order help lists them.
 var RunnerNames = []string{"go", "pytest", "jest", "vitest", "mocha", "node", "dotnet", "maven", "gradle", "cargo"}
 
 // nodeSetup is the Node toolchain and the project's dependencies.
-const nodeSetup = `      - uses: ` + useSetupNode + `
+var nodeSetup = `      - uses: ` + useSetupNode + `
         with:
           node-version: lts/*
           cache: npm

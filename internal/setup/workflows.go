@@ -42,6 +42,9 @@ type Plan struct {
 	Runner Runner
 	Agent  Agent
 	Files  []File
+	// Notes are what init says beside the files: choices it made that the
+	// user may want to change.
+	Notes []string
 }
 
 // usesRE is how a workflow names the breaker: a repository and a full
@@ -100,7 +103,44 @@ func Build(fsys fs.FS, o Options) (Plan, error) {
 		}
 	}
 	files = append(files, File{Path: agent.Instructions, Content: InstructionLines, Append: true})
-	return Plan{Runner: runner, Agent: agent, Files: files}, nil
+	var notes []string
+	dependabot, note := dependabotFile(fsys)
+	if dependabot != nil {
+		files = append(files, *dependabot)
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
+	return Plan{Runner: runner, Agent: agent, Files: files, Notes: notes}, nil
+}
+
+// dependabotConfig keeps the pinned actions current: Dependabot updates a
+// SHA pin and its release comment together.
+const dependabotConfig = `# Written by breaker init: keeps the actions its workflows pin by commit
+# current (Dependabot moves the SHA and the release comment together).
+version: 2
+updates:
+  - package-ecosystem: "github-actions"
+    directory: "/"
+    schedule:
+      interval: "weekly"
+`
+
+// dependabotFile is the Dependabot configuration to write when the
+// repository has none, or a note when it has one that leaves the
+// workflows' actions out.
+func dependabotFile(fsys fs.FS) (*File, string) {
+	for _, name := range []string{".github/dependabot.yml", ".github/dependabot.yaml"} {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			continue
+		}
+		if !strings.Contains(string(data), "github-actions") {
+			return nil, name + " has no github-actions ecosystem: add one so the actions these workflows pin by commit stay current"
+		}
+		return nil, ""
+	}
+	return &File{Path: ".github/dependabot.yml", Content: dependabotConfig}, ""
 }
 
 // ErrExists is wrapped by a plan's check when a workflow would be
@@ -130,6 +170,17 @@ func (w writer) testSteps(ref string) string {
 	b.WriteString("      - if: ${{ !cancelled() }}\n        uses: " + useUpload + "\n        with:\n          name: test-results\n          path: test-results/\n")
 	return b.String()
 }
+
+// BreakerComment ends every line that names the breaker: init fills in
+// the copy it was given. The docs show the line with PlaceholderUses.
+const BreakerComment = " # your copy of the breaker, pinned (breaker init --action)"
+
+// PlaceholderUses is how README.md and docs/ name the breaker: what init
+// writes, with the owner and commit left for init to fill in.
+const PlaceholderUses = "your-org/breaker@<40-hex sha>"
+
+// breakerUses is the breaker's step reference as init writes it.
+func (w writer) breakerUses() string { return w.o.Uses + BreakerComment }
 
 // actors is the agent-actors input, or a comment saying why there is none.
 func (w writer) actors(indent string) string {
@@ -213,7 +264,7 @@ jobs:
           persist-credentials: false
           fetch-depth: 0 # the breaker reads the branch's history
           ref: ${{ github.event.workflow_run.head_sha }}
-      - uses: ` + w.o.Uses + `
+      - uses: ` + w.breakerUses() + `
         with:
 ` + w.appInputs() + `          ledger-key: ${{ secrets.LEDGER_KEY }}
           results-artifact: test-results
@@ -249,7 +300,7 @@ func (w writer) simple() string {
         with:
           name: test-results
           path: test-results
-      - uses: ` + w.o.Uses + `
+      - uses: ` + w.breakerUses() + `
         with:
           results: "test-results/` + w.runner.Results + `"
           tests-outcome: ${{ needs.test.result }}
@@ -287,7 +338,7 @@ func (w writer) appStep() string {
 	return `      - id: app # the breaker's own GitHub App: its check runs are the ledger
         uses: ` + useCreateAppToken + `
         with:
-          app-id: ${{ vars.BREAKER_APP_ID }}
+          client-id: ${{ vars.BREAKER_APP_CLIENT_ID }}
           private-key: ${{ secrets.BREAKER_APP_KEY }}
 `
 }
@@ -339,10 +390,10 @@ func (w writer) use(inputs string) string {
 	inputs += w.actors("          ")
 	for _, l := range strings.Split(strings.TrimSpace(inputs), "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			return "      - uses: " + w.o.Uses + "\n        with:\n" + strings.TrimSuffix(inputs, "\n")
+			return "      - uses: " + w.breakerUses() + "\n        with:\n" + strings.TrimSuffix(inputs, "\n")
 		}
 	}
-	return "      - uses: " + w.o.Uses + "\n" + strings.ReplaceAll(strings.TrimSuffix(inputs, "\n"), "          #", "        #")
+	return "      - uses: " + w.breakerUses() + "\n" + strings.ReplaceAll(strings.TrimSuffix(inputs, "\n"), "          #", "        #")
 }
 
 func (w writer) cleanup() string {
@@ -373,7 +424,7 @@ jobs:
 // of the App's.
 func (w writer) cleanupStep() string {
 	if w.o.NoApp || w.o.Simple {
-		return "      - uses: " + w.o.Uses + "\n"
+		return "      - uses: " + w.breakerUses() + "\n"
 	}
-	return "      - uses: " + w.o.Uses + "\n        with:\n          app-id: ${{ vars.BREAKER_APP_ID }} # the ledger is the App's check runs\n"
+	return "      - uses: " + w.breakerUses() + "\n        with:\n          app-id: ${{ vars.BREAKER_APP_ID }} # the ledger is the App's check runs\n"
 }
