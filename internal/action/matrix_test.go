@@ -1,7 +1,10 @@
 package action_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -49,4 +52,59 @@ func TestMatrix_AFailingLegIsNeverHiddenByALaterPass(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A joined workflow's matrix uploads one artifact a leg (test-results-0,
+// test-results-1, …: upload-artifact refuses two of one name), and the
+// breaker on workflow_run reads them all with results-artifact
+// test-results-* (one listing, one download each): the leg that fails is
+// failing at that push whatever the others say, three such pushes trip,
+// and a run that uploaded none of them is named.
+func TestMatrix_EveryLegsArtifactIsRead(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.hardened()
+	r.inputs["results-artifact"] = "test-results-*"
+	r.inputs["results"] = "**/junit.xml"
+	r.git("checkout", "-q", "-b", "agent/fix-login")
+	var o outcome
+	for push := range 3 {
+		r.commit(fmt.Sprintf("Fix the login, take %d", push+1))
+		runID := int64(8200 + push)
+		for leg, status := range []string{"fail", "pass", "pass"} {
+			r.legArtifact(runID, fmt.Sprintf("test-results-%d", leg), junitOf(map[string]string{"TestLogin": status, "TestLogout": "pass"}))
+		}
+		r.srv.AddArtifact(runID, "coverage", []byte("not a zip the breaker reads"))
+		o = r.workflowRun(runID, r.open(7, "agent/fix-login"), "failure", "")
+		if o.Err != nil || o.Decision == nil {
+			t.Fatalf("push %d: %v\n%s", push+1, o.Err, o.stdout)
+		}
+		if !strings.Contains(o.stdout, "from 3 artifact(s) test-results-*") {
+			t.Errorf("push %d: the log does not say three legs were read:\n%s", push+1, o.stdout)
+		}
+	}
+	if o.state() != "OPEN" {
+		t.Fatalf("three pushes failing on one leg of three: %q, want OPEN\n%s", o.state(), o.stdout)
+	}
+	o = r.workflowRun(8300, r.open(7, "agent/fix-login"), "failure", "")
+	if o.Err == nil || !strings.Contains(o.Err.Error(), `"test-results-*"`) {
+		t.Fatalf("a run with no leg's artifact: %v, want the pattern named", o.Err)
+	}
+}
+
+// legArtifact uploads junit as tested run runID's artifact name, holding
+// junit.xml, as one matrix leg does.
+func (r *rig) legArtifact(runID int64, name, junit string) {
+	r.t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("junit.xml")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	_, _ = w.Write([]byte(junit))
+	if err := zw.Close(); err != nil {
+		r.t.Fatal(err)
+	}
+	r.srv.AddArtifact(runID, name, buf.Bytes())
 }

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/forge"
+	"github.com/greenlight-ci/breaker/internal/rx"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
 
@@ -95,10 +98,12 @@ func runPullRequest(ctx context.Context, r *run, wr actionenv.WorkflowRun) (*for
 	return &found, nil
 }
 
-// unpackResults downloads the results artifact of run runID and unpacks
-// it into a fresh scratch directory, removed by cleanup.
+// unpackResults downloads the results artifact of run runID — or, for a
+// name ending in "*", every artifact it names (a matrix's legs) — and
+// unpacks it into a fresh scratch directory, each artifact of a pattern
+// in a folder of its name, removed by cleanup.
 func unpackResults(ctx context.Context, r *run, runID int64) (dir string, cleanup func(), err error) {
-	data, err := r.api.artifacts.DownloadArtifact(ctx, runID, r.in.ResultsArtifact, maxArtifactZip)
+	zips, err := r.api.artifacts.DownloadArtifacts(ctx, runID, r.in.ResultsArtifact, maxArtifactZip)
 	if err != nil {
 		return "", nil, err
 	}
@@ -107,11 +112,33 @@ func unpackResults(ctx context.Context, r *run, runID int64) (dir string, cleanu
 		return "", nil, fmt.Errorf("make a scratch directory: %w", err)
 	}
 	cleanup = func() { _ = os.RemoveAll(dir) }
-	files, err := workspace.Unzip(data, dir, workspace.DefaultArtifactLimits)
-	if err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("artifact %q of run %d: %w", r.in.ResultsArtifact, runID, err)
+	read := 0
+	pattern := strings.HasSuffix(r.in.ResultsArtifact, "*")
+	for _, z := range zips {
+		into := dir
+		if pattern {
+			// upload-artifact refuses / and \ in a name, and .. is not a
+			// name it gives: a folder of the name, checked all the same.
+			if !artifactFolderRE().MatchString(z.Name) {
+				cleanup()
+				return "", nil, fmt.Errorf("artifact %q of run %d: not a name a folder can have", z.Name, runID)
+			}
+			into = filepath.Join(dir, z.Name)
+			if err := os.Mkdir(into, 0o700); err != nil {
+				cleanup()
+				return "", nil, fmt.Errorf("make a scratch directory: %w", err)
+			}
+		}
+		files, err := workspace.Unzip(z.Zip, into, workspace.DefaultArtifactLimits)
+		if err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("artifact %q of run %d: %w", z.Name, runID, err)
+		}
+		read += len(files)
 	}
-	r.note("read %d files from artifact %s of run %d", len(files), r.in.ResultsArtifact, runID)
+	r.note("read %d files from %d artifact(s) %s of run %d", read, len(zips), r.in.ResultsArtifact, runID)
 	return dir, cleanup, nil
 }
+
+// artifactFolderRE is an artifact name that is safe as one folder's name.
+var artifactFolderRE = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$`)

@@ -22,7 +22,8 @@ import (
 var ActionRef = ""
 
 var initHelp = `Usage: breaker init [--agent NAME] [--runner NAME] [--action OWNER/REPO@SHA]
-                    [--default-branch BRANCH] [--simple] [--no-app] [--force] [--dir DIR]
+                    [--default-branch BRANCH] [--simple] [--no-app] [--new-workflow]
+                    [--write] [--force] [--dir DIR]
 
 Write the breaker's workflows into the repository at DIR (default: the
 current directory), for the agent and the test runner named:
@@ -40,6 +41,13 @@ current directory), for the agent and the test runner named:
   the agent's instructions file           three lines, appended (never overwritten)
   .github/dependabot.yml                  keeps the pinned actions current (only when
                                           the repository has none)
+
+When a workflow of the repository already runs the tests on pull_request,
+init joins it instead of writing agent-ci.yml: the breaker follows that
+workflow by name, and init adds to its test step only the runner's
+reporter on the repository's own command and an upload of the results. It
+prints that change as a diff; --write applies it. Nothing else in the file
+changes. --new-workflow writes agent-ci.yml anyway.
 
 This is the deployment that binds: the agent's code and its branch's
 workflows never reach the verdict, the keys or the ledger, whose check runs
@@ -61,6 +69,10 @@ Flags:
   --no-app                the binding deployment with GITHUB_TOKEN instead of
                           the breaker's App: any workflow token may rename its
                           check runs, so the ledger is not binding
+  --new-workflow          write agent-ci.yml even when a workflow of the
+                          repository runs the tests on pull_request
+  --write                 apply the change to the joined workflow (default:
+                          print it as a diff)
   --force                 overwrite workflows that exist
   --dir DIR               the repository's root (default .)
 
@@ -78,6 +90,8 @@ func runInit(_ context.Context, env *Env, args []string) int {
 	branch := fs.String("default-branch", "", "")
 	simple := fs.Bool("simple", false, "")
 	noApp := fs.Bool("no-app", false, "")
+	newWorkflow := fs.Bool("new-workflow", false, "")
+	write := fs.Bool("write", false, "")
 	force := fs.Bool("force", false, "")
 	dir := fs.String("dir", ".", "")
 	if code, ok := parseFlags(fs, args, initHelp, env); !ok {
@@ -111,14 +125,14 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		return fail(fmt.Errorf("--dir %s: %w", *dir, err))
 	}
 	defer root.Close()
-	plan, err := setup.Build(root.FS(), setup.Options{Runner: *runner, Agent: *agent, DefaultBranch: *branch, Uses: *action, Simple: *simple, NoApp: *noApp})
+	plan, err := setup.Build(root.FS(), setup.Options{Runner: *runner, Agent: *agent, DefaultBranch: *branch, Uses: *action, Simple: *simple, NoApp: *noApp, NewWorkflow: *newWorkflow})
 	if err != nil {
 		return fail(err)
 	}
 	if !*force {
 		var there []string
 		for _, f := range plan.Files {
-			if _, err := root.Stat(f.Path); err == nil && !f.Append {
+			if _, err := root.Stat(f.Path); err == nil && !f.Append && f.Patch == "" {
 				there = append(there, f.Path)
 			}
 		}
@@ -126,8 +140,13 @@ func runInit(_ context.Context, env *Env, args []string) int {
 			return fail(fmt.Errorf("%s already exist: nothing written; run again with --force to overwrite them", strings.Join(there, ", ")))
 		}
 	}
-	var wrote []string
+	var wrote, patches []string
 	for _, f := range plan.Files {
+		if f.Patch != "" && !*write {
+			wrote = append(wrote, "to change "+f.Path+" (printed below; --write applies it)")
+			patches = append(patches, f.Patch)
+			continue
+		}
 		msg, err := writePlanned(root, f)
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", f.Path, err))
@@ -143,6 +162,10 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(out, "  note: "+n)
 	}
 	fmt.Fprintln(out)
+	for _, p := range patches {
+		fmt.Fprintf(out, "The breaker joins the workflow that already runs the tests; add this to it\n"+
+			"(or run breaker init --write to apply it; nothing else in the file changes):\n\n%s\n", p)
+	}
 	fmt.Fprint(out, initNext(*simple, *noApp, *branch))
 	return ExitClosed
 }
@@ -151,6 +174,12 @@ func runInit(_ context.Context, env *Env, args []string) int {
 func writePlanned(root *os.Root, f setup.File) (string, error) {
 	if err := root.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 		return "", err
+	}
+	if f.Patch != "" {
+		if err := root.WriteFile(f.Path, []byte(f.Content), 0o644); err != nil {
+			return "", err
+		}
+		return "patched " + f.Path + " (the reporter and the results' upload; nothing else)", nil
 	}
 	if !f.Append {
 		if err := root.WriteFile(f.Path, []byte(f.Content), 0o644); err != nil {

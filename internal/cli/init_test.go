@@ -61,10 +61,11 @@ func TestInit_EachRunnerWritesWorkflowsThatPassTheRules(t *testing.T) {
 	}{
 		{"go", map[string]string{"go.mod": "module example.com/shop\n\ngo 1.24\n"}, "go-test.json", "go test -json ./... > test-results/go-test.json"},
 		{"pytest", map[string]string{"pyproject.toml": "[project]\nname = \"shop\"\nversion = \"0.1.0\"\n"}, "junit.xml", "python -m pytest --junitxml=test-results/junit.xml"},
-		{"jest", map[string]string{"package.json": `{"devDependencies": {"jest": "^29.7.0"}, "scripts": {"test": "jest"}}`}, "junit.xml", "--reporters=jest-junit"},
+		{"jest", map[string]string{"package.json": `{"devDependencies": {"jest": "^29.7.0"}, "scripts": {"test": "jest"}}`}, "junit*.xml", "npm test --silent -- --ci --reporters=default --reporters=\"$RUNNER_TEMP/jest-junit/node_modules/jest-junit\""},
 		{"vitest", map[string]string{"package.json": `{"devDependencies": {"vitest": "^3.2.0"}}`}, "junit.xml", "--outputFile.junit=test-results/junit.xml"},
 		{"mocha", map[string]string{"package.json": `{"devDependencies": {"mocha": "^11.0.0"}}`}, "mocha.tap", "npx mocha --reporter tap > test-results/mocha.tap"},
-		{"node", map[string]string{"package.json": `{"scripts": {"test": "node --test"}}`}, "node-test.tap", "--test-reporter-destination=test-results/node-test.tap"},
+		{"mocha", map[string]string{"package.json": `{"devDependencies": {"mocha": "^11.0.0"}, "scripts": {"test": "mocha --check-leaks test/"}}`}, "mocha.tap", "npm test --silent -- --reporter tap > test-results/mocha.tap"},
+		{"node", map[string]string{"package.json": `{"scripts": {"test": "node --test"}}`}, "node-test.tap", "--test-reporter-destination=$PWD/test-results/node-test.tap\" \\\n            npm test --silent"},
 		{"dotnet", map[string]string{"Shop.sln": "\n"}, "*.trx", "dotnet test --logger trx --results-directory test-results"},
 		{"maven", map[string]string{"pom.xml": "<project/>\n"}, "TEST-*.xml", "mvn -B -fae test"},
 		{"gradle", map[string]string{"build.gradle.kts": "plugins { java }\n", "gradlew": "#!/bin/sh\n"}, "TEST-*.xml", "./gradlew test --continue"},

@@ -106,9 +106,16 @@ type People interface {
 
 // Artifacts fetches a workflow run's artifact (the hardened mode).
 type Artifacts interface {
-	// DownloadArtifact returns the zip of run runID's artifact name, at
-	// most max bytes.
-	DownloadArtifact(ctx context.Context, runID int64, name string, max int64) ([]byte, error)
+	// DownloadArtifacts returns the zips of run runID's artifact name, or
+	// of every artifact whose name starts with name's text before a final
+	// "*" (a matrix's legs), at most max bytes in all.
+	DownloadArtifacts(ctx context.Context, runID int64, name string, max int64) ([]Artifact, error)
+}
+
+// Artifact is one downloaded artifact: its name and its zip archive.
+type Artifact struct {
+	Name string
+	Zip  []byte
 }
 
 // Forge is every port at once: what one run of the Action is given.

@@ -314,10 +314,11 @@ func (r *reader) evidence(ctx context.Context, h *headRead) error {
 // artifact downloads and reads run runID's artifact name: the result
 // files --results selects in it.
 func (r *reader) artifact(ctx context.Context, runID int64, name string) ([]test, error) {
-	data, err := r.src.DownloadArtifact(ctx, runID, name, maxArtifact)
+	zips, err := r.src.DownloadArtifacts(ctx, runID, name, maxArtifact)
 	if err != nil {
 		return nil, err
 	}
+	data := zips[0].Zip
 	dir, err := os.MkdirTemp("", "breaker-replay-")
 	if err != nil {
 		return nil, err

@@ -26,6 +26,9 @@ type Runner struct {
 	// Results is the glob, inside the uploaded directory, of the files the
 	// breaker reads.
 	Results string
+	// Why says which command init chose and why, when it chose among
+	// several; init prints it.
+	Why string
 	// Extra are files the runner needs in the repository (nextest's JUnit
 	// profile), written only when absent.
 	Extra []File
@@ -47,14 +50,6 @@ var (
 
 // RunnerNames are the accepted --runner values, in the order help lists them.
 var RunnerNames = []string{"go", "pytest", "jest", "vitest", "mocha", "node", "dotnet", "maven", "gradle", "cargo"}
-
-// nodeSetup is the Node toolchain and the project's dependencies.
-var nodeSetup = `      - uses: ` + useSetupNode + `
-        with:
-          node-version: lts/*
-          cache: npm
-      - run: npm ci
-`
 
 // javaSetup is the JDK, with the build tool's cache.
 func javaSetup(cache string) string {
@@ -92,28 +87,12 @@ func runnerFor(name string, fsys fs.FS) (Runner, error) {
 `,
 			Run:     "python -m pytest --junitxml=test-results/junit.xml",
 			Results: "junit.xml"}, nil
-	case "jest":
-		return Runner{Name: name, Title: "Jest (jest-junit)",
-			Setup: nodeSetup + "      - run: npm install --no-save jest-junit\n",
-			Run: "JEST_JUNIT_OUTPUT_DIR=test-results JEST_JUNIT_OUTPUT_NAME=junit.xml \\\n" +
-				"  npx jest --ci --reporters=default --reporters=jest-junit",
-			Results: "junit.xml"}, nil
-	case "vitest":
-		return Runner{Name: name, Title: "Vitest (JUnit XML)",
-			Setup:   nodeSetup,
-			Run:     "npx vitest run --reporter=default --reporter=junit --outputFile.junit=test-results/junit.xml",
-			Results: "junit.xml"}, nil
-	case "mocha":
-		return Runner{Name: name, Title: "Mocha (TAP)",
-			Setup:   nodeSetup,
-			Run:     "npx mocha --reporter tap > test-results/mocha.tap",
-			Results: "mocha.tap"}, nil
-	case "node":
-		return Runner{Name: name, Title: "node:test (TAP)",
-			Setup: nodeSetup,
-			Run: "node --test --test-reporter=spec --test-reporter-destination=stdout \\\n" +
-				"  --test-reporter=tap --test-reporter-destination=test-results/node-test.tap",
-			Results: "node-test.tap"}, nil
+	case "jest", "vitest", "mocha", "node":
+		p, err := readNodeProject(fsys)
+		if err != nil {
+			return Runner{}, err
+		}
+		return nodeRunner(name, p)
 	case "dotnet":
 		return Runner{Name: name, Title: ".NET (dotnet test, TRX)",
 			Setup: `      - uses: ` + useSetupDotnet + `
@@ -166,7 +145,7 @@ func Detect(fsys fs.FS) (string, error) {
 		}
 	}
 	if exists(fsys, "package.json") {
-		name, err := nodeRunner(fsys)
+		name, err := nodeFramework(fsys)
 		if err != nil {
 			return "", err
 		}
@@ -200,9 +179,9 @@ func Detect(fsys fs.FS) (string, error) {
 	return "", fmt.Errorf("found the build files of several runners: %s; name the one whose tests the agent runs with --runner", strings.Join(found, ", "))
 }
 
-// nodeRunner reads package.json for its test framework: vitest, jest or
+// nodeFramework reads package.json for its test framework: vitest, jest or
 // mocha among its dependencies, else node --test in its test script.
-func nodeRunner(fsys fs.FS) (string, error) {
+func nodeFramework(fsys fs.FS) (string, error) {
 	data, err := fs.ReadFile(fsys, "package.json")
 	if err != nil {
 		return "", fmt.Errorf("package.json: %w", err)

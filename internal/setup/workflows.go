@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/rx"
@@ -16,6 +17,10 @@ type File struct {
 	// Append: added to the end of an existing file unless it already holds
 	// the content (the agent's instructions), never overwriting it.
 	Append bool
+	// Patch is set for the repository's own workflow that init joins: the
+	// change as a unified diff, which init prints, and applies (Content)
+	// only when asked to.
+	Patch string
 }
 
 // Options say what to write.
@@ -35,6 +40,10 @@ type Options struct {
 	// breaker's own GitHub App: the ledger is then not binding (any
 	// workflow token may rename or re-conclude its check runs).
 	NoApp bool
+	// NewWorkflow writes the breaker's own test workflow even when the
+	// repository has one that runs the tests on pull_request (which init
+	// otherwise joins).
+	NewWorkflow bool
 }
 
 // Plan is what init writes, and what it says about it.
@@ -85,11 +94,27 @@ func Build(fsys fs.FS, o Options) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	w := writer{o: o, runner: runner, agent: agent}
+	w := writer{o: o, runner: runner, agent: agent, tests: "agent CI"}
 	var files []File
-	if o.Simple {
+	var notes []string
+	var joined *Joined
+	if !o.NewWorkflow {
+		var why []string
+		joined, why = findJoin(fsys, runner, fsys)
+		notes = append(notes, why...)
+	}
+	switch {
+	case joined != nil && o.Simple:
+		return Plan{}, fmt.Errorf("%s already runs the tests on pull_request (%q): --simple would run them a second time; leave out --simple to join it, or pass --new-workflow", joined.Path, joined.Command)
+	case o.Simple:
 		files = append(files, File{Path: ".github/workflows/breaker.yml", Content: w.simple()})
-	} else {
+	case joined != nil:
+		w.tests, w.matrix = joined.Name, joined.Matrix
+		files = append(files,
+			File{Path: joined.Path, Content: joined.New, Patch: joined.Diff()},
+			File{Path: ".github/workflows/breaker.yml", Content: w.breaker()})
+		notes = append(notes, fmt.Sprintf("joined %s (job %s, %q): the breaker follows %q; no second test workflow", joined.Path, joined.Job, joined.Command, joined.Name))
+	default:
 		files = append(files,
 			File{Path: ".github/workflows/agent-ci.yml", Content: w.agentCI()},
 			File{Path: ".github/workflows/breaker.yml", Content: w.breaker()})
@@ -103,7 +128,9 @@ func Build(fsys fs.FS, o Options) (Plan, error) {
 		}
 	}
 	files = append(files, File{Path: agent.Instructions, Content: InstructionLines, Append: true})
-	var notes []string
+	if runner.Why != "" {
+		notes = append(notes, runner.Why)
+	}
 	dependabot, note := dependabotFile(fsys)
 	if dependabot != nil {
 		files = append(files, *dependabot)
@@ -151,6 +178,11 @@ type writer struct {
 	o      Options
 	runner Runner
 	agent  Agent
+	// tests is the name of the workflow that runs the tests, which the
+	// breaker follows on workflow_run.
+	tests string
+	// matrix: the tests run in a matrix whose legs upload an artifact each.
+	matrix bool
 }
 
 // testSteps are the tests' job steps: the checkout (no credentials kept),
@@ -234,7 +266,7 @@ name: breaker
 
 on:
   workflow_run:
-    workflows: ["agent CI"]
+    workflows: [` + strconv.Quote(w.tests) + `]
     types: [completed]
 
 permissions: {}
@@ -267,9 +299,16 @@ jobs:
       - uses: ` + w.breakerUses() + `
         with:
 ` + w.appInputs() + `          ledger-key: ${{ secrets.LEDGER_KEY }}
-          results-artifact: test-results
-          results: "` + w.runner.Results + `"
-` + w.actors("          ")
+` + w.resultsInputs() + w.actors("          ")
+}
+
+// resultsInputs say where the breaker on workflow_run finds the results:
+// the artifact of the tests' run, or every leg's of a matrix.
+func (w writer) resultsInputs() string {
+	if w.matrix {
+		return "          results-artifact: test-results-* # every leg's\n          results: \"**/" + w.runner.Results + "\"\n"
+	}
+	return "          results-artifact: test-results\n          results: \"" + w.runner.Results + "\"\n"
 }
 
 // simple is the one-file workflow: the tests and the breaker in two jobs.

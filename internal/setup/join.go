@@ -1,0 +1,353 @@
+package setup
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/greenlight-ci/breaker/internal/rx"
+)
+
+// Joined is the repository's own test workflow with what the breaker needs
+// added to its test job: the runner's machine-readable reporter on the
+// repository's own test command, and an upload of the results. Nothing
+// else in the file changes.
+type Joined struct {
+	// Path is the workflow's file; Name is what workflow_run follows it by
+	// (its name:, else its path, as GitHub names it).
+	Path, Name string
+	// Job is the test job's id; Command the test line found in it.
+	Job, Command string
+	// Old and New are the file before and after.
+	Old, New string
+	// Matrix: the test job is a matrix, each leg uploading its results as
+	// test-results-<leg index>, which the breaker reads together.
+	Matrix bool
+	// at is the test line's index in Old, repl what replaces it, last the
+	// step's last line, after which upload is inserted.
+	at, last     int
+	repl, upload []string
+}
+
+// maxWorkflowBytes bounds what init reads of one workflow file.
+const maxWorkflowBytes = 1 << 20
+
+// testCommandRE finds the line of a step's run: that runs the tests, per
+// runner.
+var testCommandRE = map[string]func() *regexp.Regexp{
+	"go":     rx.Lazy(`(^|[\s;&|(])go test\b`),
+	"jest":   rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
+	"vitest": rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
+	"mocha":  rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
+	"node":   rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
+	"pytest": rx.Lazy(`(^|[\s;&|(])(python3? -m pytest|pytest|tox|nox)\b`),
+}
+
+// findJoin looks through .github/workflows for the workflows that run the
+// tests on pull_request and joins the first (by path). It returns nil and
+// a note saying why when there is none it can patch.
+func findJoin(fsys fs.FS, runner Runner, repo fs.FS) (*Joined, []string) {
+	re, ok := testCommandRE[runner.Name]
+	if !ok {
+		return nil, []string{"init does not yet join a " + runner.Title + " workflow: it writes its own (--new-workflow)"}
+	}
+	var paths []string
+	for _, glob := range []string{".github/workflows/*.yml", ".github/workflows/*.yaml"} {
+		m, _ := fs.Glob(fsys, glob)
+		paths = append(paths, m...)
+	}
+	sort.Strings(paths)
+	var found []*Joined
+	var notes []string
+	for _, p := range paths {
+		switch path.Base(p) {
+		case "agent-ci.yml", "breaker.yml", "breaker-commands.yml", "breaker-cleanup.yml":
+			continue // init's own
+		}
+		info, err := fs.Stat(fsys, p)
+		if err != nil || info.Size() > maxWorkflowBytes {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			continue
+		}
+		j, why := joinWorkflow(p, string(data), runner, re(), repo)
+		switch {
+		case j != nil:
+			found = append(found, j)
+		case why != "":
+			notes = append(notes, why)
+		}
+	}
+	if len(found) == 0 {
+		return nil, notes
+	}
+	for _, other := range found[1:] {
+		notes = append(notes, fmt.Sprintf("%s runs the tests on pull_request too (%q); init joined %s only", other.Path, other.Command, found[0].Path))
+	}
+	return found[0], notes
+}
+
+// joinWorkflow patches one workflow, or says why it cannot ("" when the
+// workflow does not run the tests on pull_request at all).
+func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS) (*Joined, string) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, ""
+	}
+	root := doc.Content[0]
+	if !onPullRequest(mapValue(root, "on")) {
+		return nil, ""
+	}
+	name := p
+	if n := mapValue(root, "name"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
+		name = n.Value
+	}
+	jobs := mapValue(root, "jobs")
+	if jobs == nil || jobs.Kind != yaml.MappingNode {
+		return nil, ""
+	}
+	lines := strings.Split(src, "\n")
+	for i := 0; i+1 < len(jobs.Content); i += 2 {
+		jobID, job := jobs.Content[i].Value, jobs.Content[i+1]
+		steps := mapValue(job, "steps")
+		if job.Kind != yaml.MappingNode || steps == nil || steps.Kind != yaml.SequenceNode {
+			continue
+		}
+		for si, step := range steps.Content {
+			run := mapValue(step, "run")
+			if step.Kind != yaml.MappingNode || run == nil || run.Kind != yaml.ScalarNode {
+				continue
+			}
+			first, last := stepLines(lines, step, steps.Content, si)
+			at := -1
+			for l := mapKey(step, "run").Line - 1; l <= last; l++ {
+				body := lines[l]
+				if l == mapKey(step, "run").Line-1 {
+					_, body, _ = strings.Cut(body, "run:")
+				}
+				if re.MatchString(strings.TrimSpace(body)) && !strings.HasPrefix(strings.TrimSpace(body), "#") {
+					at = l
+					break
+				}
+			}
+			if at < 0 {
+				continue
+			}
+			matrix := mapValue(mapValue(job, "strategy"), "matrix") != nil
+			repl, upload, why := patchStep(lines, step, at, runner, repo, matrix)
+			if why != "" {
+				return nil, p + ": " + why
+			}
+			_ = first
+			out := make([]string, 0, len(lines)+len(repl)+len(upload))
+			out = append(out, lines[:at]...)
+			out = append(out, repl...)
+			out = append(out, lines[at+1:last+1]...)
+			out = append(out, upload...)
+			out = append(out, lines[last+1:]...)
+			return &Joined{Path: p, Name: name, Job: jobID, Command: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[at]), "run:")),
+				Old: src, New: strings.Join(out, "\n"), Matrix: matrix, at: at, last: last, repl: repl, upload: upload}, ""
+		}
+	}
+	return nil, ""
+}
+
+// onPullRequest reports whether an on: node includes pull_request.
+func onPullRequest(on *yaml.Node) bool {
+	if on == nil {
+		return false
+	}
+	switch on.Kind {
+	case yaml.ScalarNode:
+		return on.Value == "pull_request"
+	case yaml.SequenceNode:
+		for _, n := range on.Content {
+			if n.Value == "pull_request" {
+				return true
+			}
+		}
+	case yaml.MappingNode:
+		return mapKey(on, "pull_request") != nil
+	}
+	return false
+}
+
+func mapKey(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i]
+		}
+	}
+	return nil
+}
+
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// stepLines is the 0-based line range of a step: from its first key to its
+// last non-blank line deeper than its dash.
+func stepLines(lines []string, step *yaml.Node, _ []*yaml.Node, _ int) (first, last int) {
+	first = step.Line - 1
+	dash := step.Column - 3 // "- " before the first key
+	last = first
+	for l := first + 1; l < len(lines); l++ {
+		t := strings.TrimSpace(lines[l])
+		if t == "" {
+			continue
+		}
+		if indent(lines[l]) <= dash {
+			break
+		}
+		last = l
+	}
+	return first, last
+}
+
+func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
+// patchStep rewrites the test line at and adds the upload after the step.
+func patchStep(lines []string, step *yaml.Node, at int, runner Runner, repo fs.FS, matrix bool) (repl, upload []string, why string) {
+	line := lines[at]
+	runKey := mapKey(step, "run")
+	inline := at == runKey.Line-1
+	var cmd, pad string
+	if inline {
+		_, cmd, _ = strings.Cut(line, "run:")
+		cmd = strings.TrimSpace(cmd)
+		if strings.HasPrefix(cmd, "|") || strings.HasPrefix(cmd, ">") {
+			return nil, nil, "its run: is a block that starts on the key's line"
+		}
+		pad = strings.Repeat(" ", runKey.Column-1+2)
+	} else {
+		cmd = strings.TrimSpace(line)
+		pad = line[:indent(line)]
+	}
+	if mapValue(step, "run").Style&yaml.FoldedStyle != 0 {
+		return nil, nil, "its run: is a folded block (>), whose lines are one command"
+	}
+	patched, why := withReporter(cmd, runner, repo)
+	if why != "" {
+		return nil, nil, why
+	}
+	if inline {
+		repl = append(repl, line[:strings.Index(line, "run:")]+"run: |")
+	}
+	for _, l := range append([]string{"mkdir -p test-results # breaker init: where the reporter writes"}, strings.Split(patched, "\n")...) {
+		repl = append(repl, pad+l)
+	}
+	results := "test-results/"
+	if wd := mapValue(step, "working-directory"); wd != nil && wd.Value != "" {
+		results = strings.TrimSuffix(wd.Value, "/") + "/test-results/"
+	}
+	dash := strings.Repeat(" ", step.Column-3)
+	name := "test-results"
+	if matrix {
+		name = "test-results-${{ strategy.job-index }} # one a leg: the breaker reads test-results-*"
+	}
+	upload = []string{
+		dash + "- if: ${{ !cancelled() }} # breaker init: the results the breaker reads",
+		dash + "  uses: " + useUpload,
+		dash + "  with:",
+		dash + "    name: " + name,
+		dash + "    path: " + results,
+	}
+	return repl, upload, ""
+}
+
+// withReporter is the repository's own test command with the runner's
+// machine-readable reporter added, or why init cannot add it.
+func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
+	if strings.ContainsAny(cmd, "|;>`") || strings.Contains(cmd, "&&") {
+		return "", fmt.Sprintf("its test line %q chains or redirects commands; add the reporter by hand (%s) or use --new-workflow", cmd, runner.Title)
+	}
+	switch runner.Name {
+	case "go":
+		i := strings.Index(cmd, "go test")
+		return cmd[:i] + "go test -json" + cmd[i+len("go test"):] + " > test-results/go-test.json", ""
+	case "jest", "vitest", "mocha", "node":
+		m := testCommandRE[runner.Name]().FindStringSubmatchIndex(cmd)
+		if rest := strings.TrimSpace(cmd[m[1]:]); rest != "" {
+			return "", fmt.Sprintf("its test line %q passes arguments of its own; add the reporter by hand (%s) or use --new-workflow", cmd, runner.Title)
+		}
+		return runner.Run, ""
+	case "pytest":
+		if i := strings.Index(cmd, "pytest"); i >= 0 {
+			return cmd[:i+len("pytest")] + " --junitxml=test-results/junit.xml" + cmd[i+len("pytest"):], ""
+		}
+		tool := "tox"
+		if strings.Contains(cmd, "nox") && !strings.Contains(cmd, "tox") {
+			tool = "nox"
+		}
+		if !posargs(repo, tool) {
+			return "", fmt.Sprintf("its test line %q runs %s, whose pytest command takes no {posargs}; add --junitxml=test-results/junit.xml to it or use --new-workflow", cmd, tool)
+		}
+		sep := " --"
+		if strings.Contains(cmd, " -- ") || strings.HasSuffix(cmd, " --") {
+			sep = ""
+		}
+		return cmd + sep + " --junitxml=\"$PWD/test-results/junit.xml\"", ""
+	}
+	return "", "init does not yet join a " + runner.Title + " workflow"
+}
+
+// posargs reports whether tox's or nox's configuration passes the command
+// line's extra arguments on to pytest.
+func posargs(repo fs.FS, tool string) bool {
+	files := []string{"tox.ini", "pyproject.toml", "setup.cfg"}
+	want := "{posargs"
+	if tool == "nox" {
+		files, want = []string{"noxfile.py"}, "session.posargs"
+	}
+	for _, f := range files {
+		if data, err := fs.ReadFile(repo, f); err == nil && len(data) < maxWorkflowBytes && strings.Contains(string(data), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// Diff is the change as a unified diff, for init's output: one hunk, the
+// test line replaced and the upload inserted after its step.
+func (j Joined) Diff() string {
+	a := strings.Split(j.Old, "\n")
+	from, to := max(0, j.at-2), min(len(a), j.last+1+2)
+	added := len(j.repl) + len(j.upload) - 1
+	var s strings.Builder
+	fmt.Fprintf(&s, "--- a/%s\n+++ b/%s\n@@ -%d,%d +%d,%d @@\n", j.Path, j.Path, from+1, to-from, from+1, to-from+added)
+	for _, l := range a[from:j.at] {
+		s.WriteString(" " + l + "\n")
+	}
+	s.WriteString("-" + a[j.at] + "\n")
+	for _, l := range j.repl {
+		s.WriteString("+" + l + "\n")
+	}
+	for _, l := range a[j.at+1 : j.last+1] {
+		s.WriteString(" " + l + "\n")
+	}
+	for _, l := range j.upload {
+		s.WriteString("+" + l + "\n")
+	}
+	for _, l := range a[j.last+1 : to] {
+		s.WriteString(" " + l + "\n")
+	}
+	return s.String()
+}
