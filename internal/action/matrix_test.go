@@ -72,7 +72,7 @@ func TestMatrix_EveryLegsArtifactIsRead(t *testing.T) {
 		r.commit(fmt.Sprintf("Fix the login, take %d", push+1))
 		runID := int64(8200 + push)
 		for leg, status := range []string{"fail", "pass", "pass"} {
-			r.legArtifact(runID, fmt.Sprintf("test-results-%d", leg), junitOf(map[string]string{"TestLogin": status, "TestLogout": "pass"}))
+			r.namedArtifact(runID, fmt.Sprintf("test-results-%d", leg), "junit.xml", junitOf(map[string]string{"TestLogin": status, "TestLogout": "pass"}))
 		}
 		r.srv.AddArtifact(runID, "coverage", []byte("not a zip the breaker reads"))
 		o = r.workflowRun(runID, r.open(7, "agent/fix-login"), "failure", "")
@@ -92,13 +92,13 @@ func TestMatrix_EveryLegsArtifactIsRead(t *testing.T) {
 	}
 }
 
-// legArtifact uploads junit as tested run runID's artifact name, holding
-// junit.xml, as one matrix leg does.
-func (r *rig) legArtifact(runID int64, name, junit string) {
+// namedArtifact uploads junit as tested run runID's artifact name,
+// holding it at path.
+func (r *rig) namedArtifact(runID int64, name, path, junit string) {
 	r.t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	w, err := zw.Create("junit.xml")
+	w, err := zw.Create(path)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -437,17 +436,7 @@ func (r *rig) workflowRunOfPush(runID int64, branch, conclusion, junit string) o
 func (r *rig) artifact(runID int64, junit string) {
 	r.t.Helper()
 	if junit != "" {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		w, err := zw.Create("reports/junit.xml")
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		_, _ = w.Write([]byte(junit))
-		if err := zw.Close(); err != nil {
-			r.t.Fatal(err)
-		}
-		r.srv.AddArtifact(runID, "test-results", buf.Bytes())
+		r.namedArtifact(runID, "test-results", "reports/junit.xml", junit)
 	}
 }
 

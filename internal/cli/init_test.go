@@ -61,7 +61,7 @@ func TestInit_EachRunnerWritesWorkflowsThatPassTheRules(t *testing.T) {
 	}{
 		{"go", map[string]string{"go.mod": "module example.com/shop\n\ngo 1.24\n"}, "go-test.json", "go test -json ./... > test-results/go-test.json"},
 		{"pytest", map[string]string{"pyproject.toml": "[project]\nname = \"shop\"\nversion = \"0.1.0\"\n"}, "junit.xml", "python -m pytest --junitxml=test-results/junit.xml"},
-		{"jest", map[string]string{"package.json": `{"devDependencies": {"jest": "^29.7.0"}, "scripts": {"test": "jest"}}`}, "junit*.xml", "npm test --silent -- --ci --reporters=default --reporters=\"$RUNNER_TEMP/jest-junit/node_modules/jest-junit\""},
+		{"jest", map[string]string{"package.json": `{"devDependencies": {"jest": "^29.7.0"}, "scripts": {"test": "jest"}}`}, "junit*.xml", "NODE_OPTIONS=\"--require $RUNNER_TEMP/breaker-jest/reporter.cjs\" npm test --silent"},
 		{"vitest", map[string]string{"package.json": `{"devDependencies": {"vitest": "^3.2.0"}}`}, "junit.xml", "--outputFile.junit=test-results/junit.xml"},
 		{"mocha", map[string]string{"package.json": `{"devDependencies": {"mocha": "^11.0.0"}}`}, "mocha.tap", "npx mocha --reporter tap > test-results/mocha.tap"},
 		{"mocha", map[string]string{"package.json": `{"devDependencies": {"mocha": "^11.0.0"}, "scripts": {"test": "mocha --check-leaks test/"}}`}, "mocha.tap", "npm test --silent -- --reporter tap > test-results/mocha.tap"},
@@ -249,6 +249,43 @@ func TestInit_TheREADMEShowsWhatInitWrites(t *testing.T) {
 		block := "```yaml\n" + strings.ReplaceAll(string(data), initAction, setup.PlaceholderUses) + "```\n"
 		if !strings.Contains(add, block) {
 			t.Errorf("the README's first section does not show %s as breaker init writes it:\n%s", f, block)
+		}
+	}
+}
+
+// init joins the repository's own test workflow: without --write it prints
+// the change and leaves the file alone, with --write it applies it; either
+// way it writes no second test workflow, and a second init refuses
+// without --force.
+func TestInit_JoinsTheTestWorkflowThePatchIsPrintedOrWritten(t *testing.T) {
+	t.Parallel()
+	const ci = "name: CI\non: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: go test ./...\n"
+	for _, write := range []bool{false, true} {
+		dir := initRepo(t, map[string]string{"go.mod": "module x\n", ".github/workflows/ci.yml": ci})
+		args := []string{"--agent", "claude", "--action", initAction}
+		if write {
+			args = append(args, "--write")
+		}
+		code, out, errOut := runInitIn(dir, args...)
+		if code != ExitClosed {
+			t.Fatalf("--write=%v: exit %d: %s", write, code, errOut)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, ".github", "workflows", "ci.yml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		patched := strings.Contains(string(data), "go test -json ./... > test-results/go-test.json")
+		if patched != write || (!write && string(data) != ci) {
+			t.Errorf("--write=%v: ci.yml patched: %v\n%s", write, patched, data)
+		}
+		if !write && !strings.Contains(out, "+          go test -json ./... > test-results/go-test.json") {
+			t.Errorf("without --write the diff is not printed:\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".github", "workflows", "agent-ci.yml")); err == nil {
+			t.Errorf("--write=%v: wrote agent-ci.yml beside the joined workflow", write)
+		}
+		if code, _, errOut := runInitIn(dir, args...); code != ExitError || !strings.Contains(errOut, "--force") {
+			t.Errorf("a second init: exit %d %s, want a refusal naming --force", code, errOut)
 		}
 	}
 }

@@ -37,15 +37,22 @@ type Joined struct {
 // maxWorkflowBytes bounds what init reads of one workflow file.
 const maxWorkflowBytes = 1 << 20
 
+// cmdStart is where a command starts: the line's start or after a shell
+// operator, past VAR=value assignments.
+const cmdStart = `(^|[;&|(]\s*)([A-Za-z_][A-Za-z0-9_]*=\S*\s+)*`
+
+// npmTest is a package manager's test script.
+const npmTest = `(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)(\s|$)`
+
 // testCommandRE finds the line of a step's run: that runs the tests, per
 // runner.
 var testCommandRE = map[string]func() *regexp.Regexp{
-	"go":     rx.Lazy(`(^|[\s;&|(])go test\b`),
-	"jest":   rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
-	"vitest": rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
-	"mocha":  rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
-	"node":   rx.Lazy(`(^|[\s;&|(])(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)\b`),
-	"pytest": rx.Lazy(`(^|[\s;&|(])(python3? -m pytest|pytest|tox|nox)\b`),
+	"go":     rx.Lazy(cmdStart + `go test\b`),
+	"jest":   rx.Lazy(cmdStart + npmTest),
+	"vitest": rx.Lazy(cmdStart + npmTest),
+	"mocha":  rx.Lazy(cmdStart + npmTest),
+	"node":   rx.Lazy(cmdStart + npmTest),
+	"pytest": rx.Lazy(cmdStart + `(python3? -m pytest|pytest|tox|nox)\b`),
 }
 
 // findJoin looks through .github/workflows for the workflows that run the
@@ -141,7 +148,8 @@ func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS) (
 				continue
 			}
 			matrix := mapValue(mapValue(job, "strategy"), "matrix") != nil
-			repl, upload, why := patchStep(lines, step, at, runner, repo, matrix)
+			wd := workingDirectory(root, job, step)
+			repl, upload, why := patchStep(lines, step, at, runner, repo, matrix, wd)
 			if why != "" {
 				return nil, p + ": " + why
 			}
@@ -157,6 +165,22 @@ func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS) (
 		}
 	}
 	return nil, ""
+}
+
+// workingDirectory is where the step's run: runs, relative to the
+// workspace (or an expression): the step's own, else its job's or its
+// workflow's defaults.run; "" for the workspace.
+func workingDirectory(root, job, step *yaml.Node) string {
+	for _, n := range []*yaml.Node{
+		mapValue(step, "working-directory"),
+		mapValue(mapValue(mapValue(job, "defaults"), "run"), "working-directory"),
+		mapValue(mapValue(mapValue(root, "defaults"), "run"), "working-directory"),
+	} {
+		if n != nil && n.Kind == yaml.ScalarNode && n.Value != "" && n.Value != "." {
+			return n.Value
+		}
+	}
+	return ""
 }
 
 // onPullRequest reports whether an on: node includes pull_request.
@@ -179,28 +203,32 @@ func onPullRequest(on *yaml.Node) bool {
 	return false
 }
 
+// mapKey and mapValue are the key node and the value node of key in a
+// mapping node (nil when m is not a mapping or has no such key).
 func mapKey(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i]
-		}
+	if i := mapIndex(m, key); i >= 0 {
+		return m.Content[i]
 	}
 	return nil
 }
 
 func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if i := mapIndex(m, key); i >= 0 {
+		return m.Content[i+1]
+	}
+	return nil
+}
+
+func mapIndex(m *yaml.Node, key string) int {
 	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
+		return -1
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return m.Content[i+1]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // stepLines is the 0-based line range of a step: from its first key to its
@@ -225,7 +253,7 @@ func stepLines(lines []string, step *yaml.Node, _ []*yaml.Node, _ int) (first, l
 func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 
 // patchStep rewrites the test line at and adds the upload after the step.
-func patchStep(lines []string, step *yaml.Node, at int, runner Runner, repo fs.FS, matrix bool) (repl, upload []string, why string) {
+func patchStep(lines []string, step *yaml.Node, at int, runner Runner, repo fs.FS, matrix bool, wd string) (repl, upload []string, why string) {
 	line := lines[at]
 	runKey := mapKey(step, "run")
 	inline := at == runKey.Line-1
@@ -255,8 +283,8 @@ func patchStep(lines []string, step *yaml.Node, at int, runner Runner, repo fs.F
 		repl = append(repl, pad+l)
 	}
 	results := "test-results/"
-	if wd := mapValue(step, "working-directory"); wd != nil && wd.Value != "" {
-		results = strings.TrimSuffix(wd.Value, "/") + "/test-results/"
+	if wd != "" {
+		results = strings.TrimSuffix(wd, "/") + "/test-results/"
 	}
 	dash := strings.Repeat(" ", step.Column-3)
 	name := "test-results"
@@ -285,7 +313,7 @@ func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
 		return cmd[:i] + "go test -json" + cmd[i+len("go test"):] + " > test-results/go-test.json", ""
 	case "jest", "vitest", "mocha", "node":
 		m := testCommandRE[runner.Name]().FindStringSubmatchIndex(cmd)
-		if rest := strings.TrimSpace(cmd[m[1]:]); rest != "" {
+		if rest := strings.TrimSpace(cmd[m[1]:]); rest != "" || strings.TrimSpace(cmd[:m[6]]) != "" {
 			return "", fmt.Sprintf("its test line %q passes arguments of its own; add the reporter by hand (%s) or use --new-workflow", cmd, runner.Title)
 		}
 		return runner.Run, ""

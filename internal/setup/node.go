@@ -113,13 +113,17 @@ func nodeRunner(name string, p nodeProject) (Runner, error) {
 	r := Runner{Name: name, Setup: p.setup(), Why: p.why()}
 	switch name {
 	case "jest":
-		// jest-junit from a folder of its own: the install stays the
-		// repository's (its lockfile untouched), and every jest the
-		// script starts writes a file of its own.
+		// jest-junit from a folder of its own (the repository's install and
+		// lockfile untouched), added by a preload to every jest the test
+		// script starts — a script may start several (one per time zone,
+		// say), and arguments after npm test reach only the last. Each
+		// jest writes a file of its own.
 		r.Title = "Jest (jest-junit)"
-		r.Setup += "      - run: npm install --prefix \"$RUNNER_TEMP/jest-junit\" --no-save --no-audit --no-fund jest-junit\n"
-		r.Run = "JEST_JUNIT_OUTPUT_DIR=\"$PWD/test-results\" JEST_JUNIT_UNIQUE_OUTPUT_NAME=true \\\n  " +
-			p.run("--ci --reporters=default --reporters=\"$RUNNER_TEMP/jest-junit/node_modules/jest-junit\"")
+		r.Run = "[ -d \"$RUNNER_TEMP/breaker-jest/node_modules/jest-junit\" ] ||\n" +
+			"  npm install --prefix \"$RUNNER_TEMP/breaker-jest\" --no-save --no-audit --no-fund --silent jest-junit@16\n" +
+			"cat > \"$RUNNER_TEMP/breaker-jest/reporter.cjs\" <<'JS'\n" + jestPreload + "JS\n" +
+			"JEST_JUNIT_OUTPUT_DIR=\"$PWD/test-results\" JEST_JUNIT_UNIQUE_OUTPUT_NAME=true \\\n" +
+			"  NODE_OPTIONS=\"--require $RUNNER_TEMP/breaker-jest/reporter.cjs\" " + p.run("")
 		r.Results = "junit*.xml"
 	case "vitest":
 		r.Title = "Vitest (JUnit XML)"
@@ -142,3 +146,14 @@ func nodeRunner(name string, p nodeProject) (Runner, error) {
 	}
 	return r, nil
 }
+
+// jestPreload is the preload the Jest step writes: when the process is
+// jest (any of those the test script starts), it adds the default
+// reporter and jest-junit to its arguments, unless they name jest-junit
+// already.
+const jestPreload = `// breaker init: jest-junit on every jest the test script starts
+const path = require('path');
+if (/(^|[\\/])jest(\.js)?$/.test(process.argv[1] || '') && !process.argv.some((a) => a.includes('jest-junit'))) {
+  process.argv.push('--reporters=default', '--reporters=' + path.join(__dirname, 'node_modules', 'jest-junit'));
+}
+`

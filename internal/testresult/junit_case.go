@@ -70,7 +70,8 @@ func (p *junitParser) newCase(attrs []rawAttr, depth int) *junitCase {
 // its classname (or the suite path standing for it), its name, and the
 // names of the <testsuite> elements around it, outermost first:
 //
-//   - jest-junit's default puts the full title in both classname and name,
+//   - jest-junit's default puts the full title in both classname and name
+//     (with a leading space outside any describe(), trimmed),
 //     mocha-junit-reporter's the full title in name and the test's own in
 //     classname: one name, the full title;
 //   - node:test's JUnit reporter writes classname="test" for every case and
@@ -78,6 +79,9 @@ func (p *junitParser) newCase(attrs []rawAttr, depth int) *junitCase {
 //     reporter does ("describe > it"), so the same title in two describes
 //     is two tests, never a rerun.
 func caseName(suite, name string, suites []string) (string, string) {
+	// jest-junit's "{classname} {title}" of a test outside any describe()
+	// starts with a space: the same test as its title.
+	suite, name = strings.TrimSpace(suite), strings.TrimSpace(name)
 	switch {
 	case suite != "" && (suite == name || strings.HasSuffix(name, " "+suite) || strings.HasPrefix(name, suite+" ")):
 		return "", name

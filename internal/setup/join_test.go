@@ -1,0 +1,415 @@
+package setup
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/greenlight-ci/breaker/internal/testresult"
+	"github.com/greenlight-ci/breaker/internal/workspace"
+)
+
+const joinUses = "acme/breaker@0123456789abcdef0123456789abcdef01234567"
+
+// repoDir writes files into a fresh directory: a repository as init
+// finds it.
+func repoDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// joinPlan builds init's plan for dir and checks what every join keeps:
+// no workflow of init's runs the tests, the joined file is the old one
+// with lines added (the test line replaced), and the breaker follows the
+// joined workflow by name.
+func joinPlan(t *testing.T, dir, workflow, name string) (Plan, File) {
+	t.Helper()
+	plan, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var joined *File
+	for i, f := range plan.Files {
+		switch {
+		case f.Path == workflow:
+			joined = &plan.Files[i]
+		case f.Path == ".github/workflows/agent-ci.yml":
+			t.Fatalf("init wrote a second test workflow beside %s", workflow)
+		case strings.HasSuffix(f.Path, ".yml") && strings.Contains(f.Content, "test-results/") && !strings.Contains(f.Content, "workflow_run"):
+			t.Errorf("%s runs the tests a second time", f.Path)
+		}
+	}
+	if joined == nil || joined.Patch == "" {
+		t.Fatalf("init did not join %s; notes: %q", workflow, plan.Notes)
+	}
+	old, err := os.ReadFile(filepath.Join(dir, workflow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every old line but the test line is still there, in order.
+	oldLines, newLines := strings.Split(string(old), "\n"), strings.Split(joined.Content, "\n")
+	missing, j := 0, 0
+	for _, l := range oldLines {
+		for j < len(newLines) && newLines[j] != l {
+			j++
+		}
+		if j == len(newLines) {
+			missing++
+			j = 0
+			continue
+		}
+		j++
+	}
+	if missing != 1 {
+		t.Errorf("%d lines of %s changed, want only the test line:\n%s", missing, workflow, joined.Patch)
+	}
+	for _, f := range plan.Files {
+		if f.Path == ".github/workflows/breaker.yml" && !strings.Contains(f.Content, "workflows: [\""+name+"\"]") {
+			t.Errorf("breaker.yml does not follow %q:\n%s", name, f.Content)
+		}
+	}
+	lint(t, dir, *joined)
+	return plan, *joined
+}
+
+// lint runs actionlint over the patched workflow, as CI has it.
+func lint(t *testing.T, dir string, f File) {
+	t.Helper()
+	bin, err := exec.LookPath("actionlint")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("actionlint is not on PATH; .ci/run installs it before the tests")
+		}
+		return
+	}
+	p := filepath.Join(t.TempDir(), ".github", "workflows", filepath.Base(f.Path))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(f.Content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-shellcheck=", "-pyflakes=", p)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("actionlint on the joined %s: %v\n%s", f.Path, err, out)
+	}
+}
+
+// runPatchedStep runs the joined workflow's patched test step in dir, as
+// the runner would (bash -e), and reads the results it wrote as the
+// breaker does.
+func runPatchedStep(t *testing.T, dir string, f File, results string, env ...string) []testresult.Test {
+	t.Helper()
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(f.Content), &wf); err != nil {
+		t.Fatal(err)
+	}
+	var script string
+	for _, j := range wf.Jobs {
+		for _, s := range j.Steps {
+			if strings.Contains(s.Run, "mkdir -p test-results") {
+				script = s.Run
+			}
+		}
+	}
+	if script == "" {
+		t.Fatalf("no patched step in %s", f.Content)
+	}
+	cmd := exec.Command("bash", "-e", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), append([]string{"RUNNER_TEMP=" + t.TempDir(), "CI=true", "GOWORK=off", "GOFLAGS=-count=1"}, env...)...)
+	out, _ := cmd.CombinedOutput() // failing tests fail the step, as on GitHub
+	ws, err := workspace.Open(filepath.Join(dir, "test-results"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	rep, err := ws.Results([]string{results})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Infra != "" {
+		t.Fatalf("the breaker reads no tests: %s\n%s", rep.Infra, out)
+	}
+	return rep.Tests
+}
+
+func names(tests []testresult.Test) []string {
+	var out []string
+	for _, tt := range tests {
+		out = append(out, tt.FullName()+"="+string(tt.Status))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A Go module whose workflow runs go test in a matrix: init joins it, the
+// legs upload an artifact each, and the patched step's results hold every
+// test the repository's own command runs.
+func TestJoin_AGoModulesWorkflow(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	dir := repoDir(t, map[string]string{
+		"go.mod":  "module example.com/shop\n\ngo 1.22\n",
+		"cart.go": "package shop\n\nfunc Total(xs ...int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n\treturn t\n}\n",
+		"cart_test.go": "package shop\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif Total(1, 2) != 3 {\n\t\tt.Fatal(\"1+2\")\n\t}\n}\n\n" +
+			"func TestEmpty(t *testing.T) {\n\tif Total() != 0 {\n\t\tt.Fatal(\"empty\")\n\t}\n}\n\nfunc TestDiscount(t *testing.T) {\n\tt.Fatal(\"expected 90, got 100\")\n}\n",
+		".github/workflows/tests.yml": `name: Tests
+on: [push, pull_request]
+
+jobs:
+  test:
+    strategy:
+      matrix:
+        go: [stable, oldstable]
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-go@v5
+        with:
+          go-version: ${{ matrix.go }}
+      - name: Test
+        run: go test -v ./...
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo lint
+`,
+	})
+	plan, joined := joinPlan(t, dir, ".github/workflows/tests.yml", "Tests")
+	for _, want := range []string{"go test -json -v ./... > test-results/go-test.json", "name: test-results-${{ strategy.job-index }}"} {
+		if !strings.Contains(joined.Content, want) {
+			t.Errorf("the joined workflow lacks %q:\n%s", want, joined.Patch)
+		}
+	}
+	breaker := plan.Files[1].Content
+	if !strings.Contains(breaker, "results-artifact: test-results-*") || !strings.Contains(breaker, `results: "**/go-test.json"`) {
+		t.Errorf("breaker.yml does not read every leg's artifact:\n%s", breaker)
+	}
+	got := names(runPatchedStep(t, dir, joined, "go-test.json"))
+	want := []string{"example.com/shop.TestDiscount=fail", "example.com/shop.TestEmpty=pass", "example.com/shop.TestTotal=pass"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the breaker reads %q, want the repository's three tests %q", got, want)
+	}
+}
+
+// nodeModules links the runners .ci/run installs into dir, as npm install
+// would put them there; without them the test says how to install them.
+func nodeModules(t *testing.T, dir string) {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	mods := filepath.Join(filepath.Dir(file), "..", "..", ".ci", "runners", "node_modules")
+	if _, err := os.Stat(filepath.Join(mods, ".bin", "mocha")); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the test runners are not installed (%v); .ci/run installs them: npm ci --prefix .ci/runners", err)
+		}
+		t.Skip("the test runners are not installed: npm ci --prefix .ci/runners")
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm is not on PATH")
+	}
+	if err := os.Symlink(mods, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An npm package without a lockfile whose npm test passes flags and two
+// directories (mocha with --require and --check-leaks): init installs
+// with npm install (no cache, which needs a lockfile), runs npm test with
+// TAP, and the breaker reads every test the repository's command runs,
+// among them one that passes only with the --require the script gives.
+func TestJoin_AnNpmPackageWithoutALockfile(t *testing.T) {
+	t.Parallel()
+	dir := repoDir(t, map[string]string{
+		"package.json": `{"name": "web", "scripts": {"test": "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/"},
+ "devDependencies": {"mocha": "11.7.5"}}`,
+		".npmrc":              "package-lock=false\n",
+		"test/support/env.js": "process.env.NODE_ENV = 'test';\n",
+		"test/app.js": "const assert = require('assert');\ndescribe('app', () => {\n  it('runs under the test env', () => assert.equal(process.env.NODE_ENV, 'test'));\n" +
+			"  it('routes', () => assert.equal(1, 1));\n});\n",
+		"test/acceptance/login.js": "const assert = require('assert');\ndescribe('login', () => {\n  it('redirects', () => assert.equal(302, 500));\n});\n",
+		".github/workflows/ci.yml": `name: ci
+on:
+  push:
+    branches: [master]
+  pull_request:
+    paths-ignore: ['*.md']
+permissions:
+  contents: read
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 22
+      - run: npm install
+      - run: npm test
+`,
+	})
+	plan, joined := joinPlan(t, dir, ".github/workflows/ci.yml", "ci")
+	if strings.Contains(joined.Content, "npm ci") || strings.Contains(joined.Content, "cache: npm") {
+		t.Errorf("a package without a lockfile gets npm ci or an npm cache:\n%s", joined.Content)
+	}
+	if !strings.Contains(joined.Content, "npm test --silent -- --reporter tap > test-results/mocha.tap") {
+		t.Errorf("the test step is not the repository's npm test with TAP:\n%s", joined.Patch)
+	}
+	if !strings.Contains(strings.Join(plan.Notes, "\n"), "no lockfile") {
+		t.Errorf("init does not say why it installs as it does: %q", plan.Notes)
+	}
+	nodeModules(t, dir)
+	got := names(runPatchedStep(t, dir, joined, "mocha.tap"))
+	want := []string{"app routes=pass", "app runs under the test env=pass", "login redirects=fail"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the breaker reads %q, want every test npm test runs %q", got, want)
+	}
+}
+
+// A Jest project whose npm test runs Jest once per time zone and then
+// once more: every jest the script starts reports (a test failing only
+// in London is read as failing), not only the last one.
+func TestJoin_AJestProjectThatLoopsOverTimeZones(t *testing.T) {
+	t.Parallel()
+	dir := repoDir(t, map[string]string{
+		"package.json": `{"name": "dates", "scripts": {"test": "TZ=Pacific/Auckland npm run test-tz && TZ=Europe/London npm run test-tz; jest test/", "test-tz": "jest test/tz --coverage=false"},
+ "devDependencies": {"jest": "30.2.0"}}`,
+		"package-lock.json":  `{"name": "dates", "lockfileVersion": 3, "requires": true, "packages": {}}`,
+		"test/tz.test.js":    "test('offset is a number', () => expect(typeof new Date(0).getTimezoneOffset()).toBe('number'));\ntest('not London', () => expect(process.env.TZ).not.toBe('Europe/London'));\n",
+		"test/parse.test.js": "test('parses', () => expect(Date.parse('2020-01-01T00:00:00Z')).toBe(1577836800000));\n",
+		".github/workflows/test.yml": `name: test
+on:
+  pull_request:
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+      - run: npm ci
+      - name: Run tests
+        run: |
+          npm test
+`,
+	})
+	_, joined := joinPlan(t, dir, ".github/workflows/test.yml", "test")
+	nodeModules(t, dir)
+	got := names(runPatchedStep(t, dir, joined, "junit*.xml"))
+	want := []string{"not London=fail", "offset is a number=pass", "parses=pass"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the breaker reads %q, want every jest run's tests, London's failure too: %q", got, want)
+	}
+}
+
+// A tox project: the pytest command tox runs takes {posargs}, so the
+// JUnit flag rides after --; without {posargs} init joins nothing and says
+// what to add.
+func TestJoin_AToxProject(t *testing.T) {
+	t.Parallel()
+	workflow := `name: Tests
+on:
+  pull_request:
+jobs:
+  tests:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - run: pip install tox
+      - run: tox run -e py3.12
+`
+	for _, c := range []struct {
+		tox    string
+		joined bool
+	}{
+		{"[tox]\nenvlist = py3{9,10,11,12}\n\n[testenv]\ndeps = pytest\ncommands = pytest -v --tb=short --basetemp={envtmpdir} {posargs}\n", true},
+		{"[tox]\nenvlist = py3{9,10,11,12}\n\n[testenv]\ndeps = pytest\ncommands = pytest -v\n", false},
+	} {
+		dir := repoDir(t, map[string]string{"tox.ini": c.tox, "pyproject.toml": "[project]\nname = \"markup\"\n", ".github/workflows/tests.yml": workflow})
+		if c.joined {
+			_, joined := joinPlan(t, dir, ".github/workflows/tests.yml", "Tests")
+			if !strings.Contains(joined.Content, `tox run -e py3.12 -- --junitxml="$PWD/test-results/junit.xml"`) {
+				t.Errorf("the tox line does not pass the JUnit flag through {posargs}:\n%s", joined.Patch)
+			}
+			continue
+		}
+		plan, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if notes := strings.Join(plan.Notes, "\n"); !strings.Contains(notes, "takes no {posargs}") || !strings.Contains(notes, "--junitxml") {
+			t.Errorf("without {posargs}: notes %q, want what to add", plan.Notes)
+		}
+	}
+}
+
+// What init cannot patch it leaves alone and says so: a test line that
+// chains commands.
+func TestJoin_ALineItCannotPatchIsNamed(t *testing.T) {
+	t.Parallel()
+	dir := repoDir(t, map[string]string{
+		"go.mod":                   "module x\n",
+		".github/workflows/ci.yml": "name: CI\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: go vet ./... && go test ./...\n",
+	})
+	plan, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(plan.Notes, "\n"); !strings.Contains(notes, ".github/workflows/ci.yml") || !strings.Contains(notes, "chains or redirects") {
+		t.Errorf("notes %q, want the file and why", plan.Notes)
+	}
+	for _, f := range plan.Files {
+		if f.Path == ".github/workflows/ci.yml" {
+			t.Errorf("init changed a workflow it says it cannot patch")
+		}
+	}
+	if _, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses, Simple: true}); err != nil {
+		t.Errorf("--simple beside a workflow init cannot join: %v", err)
+	}
+}
+
+// The results are uploaded from where the test step runs: its job's
+// defaults.run.working-directory, or its own.
+func TestJoin_TheUploadFollowsTheWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ job, step, want string }{
+		{"    defaults:\n      run:\n        working-directory: app\n", "", "path: app/test-results/"},
+		{"", "        working-directory: ./svc/\n", "path: ./svc/test-results/"},
+		{"", "", "path: test-results/"},
+	} {
+		dir := repoDir(t, map[string]string{
+			"go.mod": "module x\n",
+			".github/workflows/ci.yml": "name: CI\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n" + c.job +
+				"    steps:\n      - uses: actions/checkout@v4\n      - run: go test ./...\n" + c.step,
+		})
+		_, joined := joinPlan(t, dir, ".github/workflows/ci.yml", "CI")
+		if !strings.Contains(joined.Content, c.want) {
+			t.Errorf("want %q:\n%s", c.want, joined.Content)
+		}
+	}
+}
