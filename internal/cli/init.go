@@ -23,7 +23,7 @@ var ActionRef = ""
 
 var initHelp = `Usage: breaker init [--agent NAME] [--runner NAME] [--action OWNER/REPO@SHA]
                     [--default-branch BRANCH] [--simple] [--no-app] [--new-workflow]
-                    [--write] [--force] [--dir DIR]
+                    [--write] [--gate NAME] [--force] [--dir DIR]
 
 Write the breaker's workflows into the repository at DIR (default: the
 current directory), for the agent and the test runner named:
@@ -73,6 +73,9 @@ Flags:
                           repository runs the tests on pull_request
   --write                 apply the change to the joined workflow (default:
                           print it as a diff)
+  --gate NAME             write only the gate in front of an agent's workflow:
+                          ` + strings.Join(setup.GateNames, ", ") + `
+                          (.github/workflows/NAME.yml; docs/gate.md)
   --force                 overwrite workflows that exist
   --dir DIR               the repository's root (default .)
 
@@ -92,6 +95,7 @@ func runInit(_ context.Context, env *Env, args []string) int {
 	noApp := fs.Bool("no-app", false, "")
 	newWorkflow := fs.Bool("new-workflow", false, "")
 	write := fs.Bool("write", false, "")
+	gate := fs.String("gate", "", "")
 	force := fs.Bool("force", false, "")
 	dir := fs.String("dir", ".", "")
 	if code, ok := parseFlags(fs, args, initHelp, env); !ok {
@@ -101,7 +105,7 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "breaker init: takes no arguments; run 'breaker init --help'")
 		return ExitUsage
 	}
-	if err := setup.CheckFlags(setup.Options{Agent: *agent, Runner: *runner, Uses: *action, Simple: *simple, NoApp: *noApp}); err != nil {
+	if err := setup.CheckFlags(setup.Options{Agent: *agent, Runner: *runner, Uses: *action, Simple: *simple, NoApp: *noApp, Gate: *gate}); err != nil {
 		fmt.Fprintf(env.Stderr, "breaker init: %v; run 'breaker init --help'\n", err)
 		return ExitUsage
 	}
@@ -125,7 +129,13 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		return fail(fmt.Errorf("--dir %s: %w", *dir, err))
 	}
 	defer root.Close()
-	plan, err := setup.Build(root.FS(), setup.Options{Runner: *runner, Agent: *agent, DefaultBranch: *branch, Uses: *action, Simple: *simple, NoApp: *noApp, NewWorkflow: *newWorkflow})
+	opts := setup.Options{Runner: *runner, Agent: *agent, DefaultBranch: *branch, Uses: *action, Simple: *simple, NoApp: *noApp, NewWorkflow: *newWorkflow}
+	var plan setup.Plan
+	if *gate != "" {
+		plan, err = setup.Gate(root.FS(), *gate, opts)
+	} else {
+		plan, err = setup.Build(root.FS(), opts)
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -154,7 +164,11 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		wrote = append(wrote, msg)
 	}
 	out := env.Stdout
-	fmt.Fprintf(out, "breaker init: the tests run as %s; the agent is %s.\n\n", plan.Runner.Title, plan.Agent.Name)
+	if *gate != "" {
+		fmt.Fprintf(out, "breaker init: the gate in front of %s.\n\n", *gate)
+	} else {
+		fmt.Fprintf(out, "breaker init: the tests run as %s; the agent is %s.\n\n", plan.Runner.Title, plan.Agent.Name)
+	}
 	for _, w := range wrote {
 		fmt.Fprintln(out, "  "+w)
 	}
@@ -166,7 +180,12 @@ func runInit(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintf(out, "The breaker joins the workflow that already runs the tests; add this to it\n"+
 			"(or run breaker init --write to apply it; nothing else in the file changes):\n\n%s\n", p)
 	}
+	if *gate != "" {
+		fmt.Fprint(out, gateNext(*gate, *branch))
+		return ExitClosed
+	}
 	fmt.Fprint(out, initNext(*simple, *noApp, *branch))
+	fmt.Fprint(out, plan.Agent.Next)
 	return ExitClosed
 }
 
@@ -251,6 +270,23 @@ breaker init without --simple writes the deployment that binds.
        gh variable set BREAKER_APP_CLIENT_ID --body <the App's client id>
        gh secret set BREAKER_APP_KEY --env breaker < <the App's private key>.pem
 ` + rest
+}
+
+// gateNext is what to do after init --gate.
+func gateNext(gate, branch string) string {
+	secrets := map[string]string{
+		"claude":    "ANTHROPIC_API_KEY",
+		"codex":     "OPENAI_API_KEY",
+		"openhands": "LLM_API_KEY (and PAT_TOKEN, PAT_USERNAME for the resolver's pushes)",
+		"fix-ci":    "ANTHROPIC_API_KEY",
+	}[gate]
+	return `Next:
+  1. Give the repository the agent's secret: ` + secrets + `.
+  2. The gate's job uses the environment "breaker" and its LEDGER_KEY, as the
+     breaker does (breaker init without --gate writes and explains both).
+  3. Commit the file and push it to ` + branch + ` (comment and workflow_run workflows
+     run only as the default branch has them).
+`
 }
 
 // defaultBranch is origin's HEAD branch in the repository at dir, else the

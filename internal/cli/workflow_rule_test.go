@@ -58,7 +58,7 @@ func unsafeJobs(src string) ([]string, error) {
 				if v := fmt.Sprint(s.With["persist-credentials"]); v != "false" && runsAfter(j.Steps, i) {
 					out = append(out, fmt.Sprintf("job %s: its checkout keeps the token in .git/config (persist-credentials is not false) while repository code runs", name))
 				}
-			case s.Run != "" && checkout >= 0:
+			case s.Run != "" && checkout >= 0 && !gitOnly(s.Run):
 				runs = true
 			}
 		}
@@ -76,9 +76,27 @@ func unsafeJobs(src string) ([]string, error) {
 	return out, nil
 }
 
+// gitOnly reports whether a run: script is git commands only (the Codex
+// recipe's push): git runs no code of the checked-out tree — hooks live in
+// .git, which no commit holds, and git apply refuses paths inside it.
+func gitOnly(run string) bool {
+	n := 0
+	for _, l := range strings.Split(run, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if !strings.HasPrefix(l, "git ") || strings.ContainsAny(l, ";|&`") || strings.Contains(l, "$(") {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 func runsAfter(steps []step, i int) bool {
 	for _, s := range steps[i+1:] {
-		if s.Run != "" {
+		if s.Run != "" && !gitOnly(s.Run) {
 			return true
 		}
 	}
@@ -233,6 +251,12 @@ func TestWorkflows_ThirdPartyActionsPinnedBySHA(t *testing.T) {
 	for name, src := range wfs {
 		for _, ref := range unpinnedActions(src) {
 			t.Errorf("%s: %q is not pinned by SHA (want owner/repo@<40-hex sha> # vX.Y.Z)", name, ref)
+		}
+	}
+	// A git-only step is git's commands alone, nothing chained to them.
+	for run, want := range map[string]bool{"git apply p\ngit push origin HEAD": true, "git apply p && ./build.sh": false, "git log $(./x)": false, "make\n": false, "": false} {
+		if gitOnly(run) != want {
+			t.Errorf("gitOnly(%q) = %v", run, !want)
 		}
 	}
 	// The check itself catches a moving tag.

@@ -14,6 +14,11 @@ type Agent struct {
 	Logins []string
 	// Instructions is the file the agent reads, relative to the repository.
 	Instructions string
+	// Next is what init's next steps add for this agent.
+	Next string
+	// Unassign is the login on-trip-unassign takes off the pull request at
+	// a trip (and gives back at the reset): what stops the agent.
+	Unassign string
 }
 
 // AgentNames are the accepted --agent values.
@@ -28,11 +33,21 @@ var AgentNames = []string{"copilot", "claude", "codex", "openhands", "other"}
 // The breaker treats a pull request's author and pushers as the agent
 // too, whatever this list says.
 var agents = map[string]Agent{
-	"copilot":   {Name: "copilot", Logins: []string{"Copilot", "copilot-swe-agent[bot]"}, Instructions: ".github/copilot-instructions.md"},
-	"claude":    {Name: "claude", Logins: []string{"claude[bot]"}, Instructions: "CLAUDE.md"},
-	"codex":     {Name: "codex", Logins: []string{"chatgpt-codex-connector[bot]"}, Instructions: "AGENTS.md"},
-	"openhands": {Name: "openhands", Logins: []string{"openhands-agent"}, Instructions: "AGENTS.md"},
-	"other":     {Name: "other", Instructions: "AGENTS.md"},
+	"copilot": {Name: "copilot", Logins: []string{"Copilot", "copilot-swe-agent[bot]"}, Instructions: ".github/copilot-instructions.md", Unassign: "Copilot",
+		Next: "For Copilot:\n" +
+			"  - Workflows that Copilot's pushes start wait for a person's \"Approve and run workflows\"\n" +
+			"    on the pull request (unless the repository's Copilot settings let them run): until\n" +
+			"    they run, the breaker sees nothing.\n" +
+			"  - No workflow step can stand in front of Copilot; breaker.yml unassigns it at a trip\n" +
+			"    (on-trip-unassign: Copilot) and a maintainer's /breaker reset assigns it again.\n"},
+	"claude": {Name: "claude", Logins: []string{"claude[bot]"}, Instructions: "CLAUDE.md",
+		Next: "For Claude: put the gate in front of it, so it does not run while the breaker is OPEN:\n  breaker init --gate claude (docs/gate.md)\n"},
+	"codex": {Name: "codex", Logins: []string{"chatgpt-codex-connector[bot]"}, Instructions: "AGENTS.md",
+		Next: "For Codex: put the gate in front of it, so it does not run while the breaker is OPEN:\n  breaker init --gate codex (docs/gate.md)\n"},
+	"openhands": {Name: "openhands", Logins: []string{"openhands-agent"}, Instructions: "AGENTS.md",
+		Next: "For OpenHands: put the gate in front of the resolver, so it does not run while the breaker is OPEN:\n  breaker init --gate openhands (docs/gate.md)\n"},
+	"other": {Name: "other", Instructions: "AGENTS.md",
+		Next: "Whatever starts the agent, put the gate first in it (docs/gate.md; breaker init --gate\nfix-ci for a bot that fixes failed CI runs).\n"},
 }
 
 // CheckFlags checks the names and the action reference init was given, as
@@ -48,6 +63,9 @@ func CheckFlags(o Options) error {
 		if err := CheckUses(o.Uses); err != nil {
 			return err
 		}
+	}
+	if o.Gate != "" && !slices.Contains(GateNames, o.Gate) {
+		return fmt.Errorf("--gate %q: want one of %s", o.Gate, strings.Join(GateNames, ", "))
 	}
 	if o.Simple && o.NoApp {
 		return fmt.Errorf("--no-app goes with the binding deployment; --simple has no App to leave out")

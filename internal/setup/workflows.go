@@ -44,6 +44,8 @@ type Options struct {
 	// repository has one that runs the tests on pull_request (which init
 	// otherwise joins).
 	NewWorkflow bool
+	// Gate is the --gate recipe, checked by CheckFlags; Gate plans it.
+	Gate string
 }
 
 // Plan is what init writes, and what it says about it.
@@ -299,7 +301,15 @@ jobs:
       - uses: ` + w.breakerUses() + `
         with:
 ` + w.appInputs() + `          ledger-key: ${{ secrets.LEDGER_KEY }}
-` + w.resultsInputs() + w.actors("          ")
+` + w.resultsInputs() + w.actors("          ") + w.unassign()
+}
+
+// unassign is on-trip-unassign for an agent that stops when unassigned.
+func (w writer) unassign() string {
+	if w.agent.Unassign == "" {
+		return ""
+	}
+	return "          on-trip-unassign: " + w.agent.Unassign + " # what stops it; the reset assigns it again\n"
 }
 
 // resultsInputs say where the breaker on workflow_run finds the results:
