@@ -93,6 +93,22 @@ func TestComment_GoldenEveryKind(t *testing.T) {
 			if tc.inputs["policy"] != "" && !strings.Contains(body, "## Stopped: ") {
 				t.Errorf("the %s policy did not trip:\n%s", tc.inputs["policy"], body)
 			}
+			// What a reviewer reads first, as GitHub renders it (the marker
+			// and code fences draw nothing): the title, the test on line
+			// 2, CI's error by line 6.
+			var lines []string
+			for _, l := range strings.Split(body, "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "<!--") && !strings.HasPrefix(l, "```") {
+					lines = append(lines, l)
+				}
+			}
+			lead := "users.TestLogin"
+			if len(lines) < 6 || !strings.Contains(lines[1], lead) || !strings.Contains(strings.Join(lines[:6], "\n"), "expected 409, got 500") {
+				t.Errorf("the first lines do not name the test on line 2 and CI's error by line 6:\n%s", strings.Join(lines[:min(6, len(lines))], "\n"))
+			}
+			if strings.Contains(body, "**CLOSED**") {
+				t.Errorf("a bold CLOSED under a Running title:\n%s", body)
+			}
 			matchGolden(t, "comments/"+tc.name+".md", body)
 		})
 	}

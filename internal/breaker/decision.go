@@ -155,6 +155,9 @@ type Decision struct {
 	Tripped       bool
 	TripReason    TripReason
 	TrippedTest   string // for per_test
+	// LeadError is CI's output for LeadTest(), "" when no run kept one:
+	// what every comment shows in its first lines.
+	LeadError string
 	// TripCount is the tripped test's failed attempts when it tripped: a
 	// later pass zeroes its current count, not the reason the slice is OPEN.
 	TripCount   int
@@ -256,4 +259,34 @@ func (d Decision) TripsLeft() int {
 		take(d.Limits.Slice - d.TotalFailed)
 	}
 	return left
+}
+
+// LeadTest is the test a reader should see first: the one that tripped,
+// else the first diagnostic's, else of the tests failing at the newest
+// push that had failing tests the one with the most failed attempts (then
+// by name); "" when no push had a failing test.
+func (d Decision) LeadTest() string {
+	if d.TrippedTest != "" {
+		return d.TrippedTest
+	}
+	for _, g := range d.Diagnostics {
+		if g.Test != "" {
+			return g.Test
+		}
+	}
+	var failing []string
+	for i := len(d.Pushes) - 1; i >= 0 && len(failing) == 0; i-- {
+		failing = d.Pushes[i].Failing // the newest push with failing tests
+	}
+	attempts := map[string]int{}
+	for _, t := range d.Tests {
+		attempts[t.Name] = t.FailedAttempts
+	}
+	lead := ""
+	for _, n := range failing {
+		if lead == "" || attempts[n] > attempts[lead] || (attempts[n] == attempts[lead] && n < lead) {
+			lead = n
+		}
+	}
+	return lead
 }

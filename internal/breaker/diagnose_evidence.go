@@ -237,6 +237,21 @@ func (e *evaluator) evidenceExpectation(test string, others []string) string {
 // evidenceError is CI's exact output for the test at the newest push that
 // has it: this run's, when this run saw the test fail.
 func (e *evaluator) evidenceError(d Decision, test string) string {
+	if out := e.ciError(test); out != "" {
+		return out
+	}
+	for i := len(e.window) - 1; i >= 0; i-- {
+		if pt, ok := e.window[i].Tests[test]; ok && pt.Status.Failed() {
+			return fmt.Sprintf("CI saw %s %s at %s (error fingerprint %s); this run has no output for it: the output is in the log of the run that observed %s.",
+				test, pt.Status, ShortSHA(e.window[i].Head), orNone(pt.Fingerprint), ShortSHA(e.window[i].Head))
+		}
+	}
+	return fmt.Sprintf("No CI output for %s.", test)
+}
+
+// ciError is CI's output for the test: this run's, else the message the
+// newest observation that saw it fail kept; "" when none has one.
+func (e *evaluator) ciError(test string) string {
 	if t, ok := e.in.Observation.Failing[test]; ok {
 		if out := ciOutput(t); out != "" {
 			return out
@@ -247,11 +262,10 @@ func (e *evaluator) evidenceError(d Decision, test string) string {
 			if pt.Message != "" {
 				return pt.Message
 			}
-			return fmt.Sprintf("CI saw %s %s at %s (error fingerprint %s); this run has no output for it: the output is in the log of the run that observed %s.",
-				test, pt.Status, ShortSHA(e.window[i].Head), orNone(pt.Fingerprint), ShortSHA(e.window[i].Head))
+			return pt.Kept
 		}
 	}
-	return fmt.Sprintf("No CI output for %s.", test)
+	return ""
 }
 
 func orNone(s string) string {
@@ -301,11 +315,41 @@ func (e *evaluator) evidenceHypothesis(d Decision, test string, sameRun int) str
 			return from + fmt.Sprintf("%s fails at every push as well: the changes break what they do not target.", n)
 		}
 	}
+	if failed < 2 {
+		// One failed push shows an error, not how it moves: say only that.
+		return from + fmt.Sprintf("%s failed at %d of %d observed %s; one failure shows no pattern yet.", test, failed, observed, pushWord(observed))
+	}
 	return from + fmt.Sprintf("%s failed at %d of %d observed pushes, with a changing error: the changes move the failure without fixing it.", test, failed, observed)
 }
 
-// evidenceQuestion asks what a maintainer can answer.
+func pushWord(n int) string {
+	if n == 1 {
+		return "push"
+	}
+	return "pushes"
+}
+
+// evidenceQuestion asks what a maintainer can answer, in the words the
+// pushes allow: "every recent push" only when it failed at each of two or
+// more, and the reset named only when there is an OPEN circuit to reset.
 func (e *evaluator) evidenceQuestion(d Decision, test string) string {
-	return fmt.Sprintf("%s fails at every recent push: is its expectation right, and what should the agent try instead? "+
-		"Answer /breaker reset %s with your guidance.", test, d.Slice)
+	failed, observed := 0, 0
+	for _, s := range d.Pushes {
+		if s.Prior || s.Infra != "" {
+			continue
+		}
+		observed++
+		if containsName(s.Failing, test) {
+			failed++
+		}
+	}
+	how := fmt.Sprintf("%s failed at %d of %d observed %s", test, failed, observed, pushWord(observed))
+	if failed == observed && observed >= 2 {
+		how = test + " fails at every recent push"
+	}
+	if d.State != StateOpen {
+		return how + ": is its expectation right, and what should the agent try next?"
+	}
+	return how + ": is its expectation right, and what should the agent try instead? " +
+		fmt.Sprintf("Answer /breaker reset %s with your guidance.", d.Slice)
 }

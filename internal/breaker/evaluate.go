@@ -166,6 +166,9 @@ func Evaluate(in Input) Decision {
 		d.Diagnostics = e.diagnose(d, current, t)
 	}
 	e.applyPolicy(&d)
+	if lead := d.LeadTest(); lead != "" {
+		d.LeadError = e.ciError(lead)
+	}
 	d.Notes = e.notes
 	return d
 }

@@ -102,6 +102,9 @@ type PushTest struct {
 	Status      TestStatus
 	Fingerprint string // a short hash of the normalised failure message and type
 	Message     string // the failure message, when this run has it
+	// Kept is CI's error line the push's ledger entry kept (display only:
+	// no rule reads it, so a push read from the ledger judges as it did).
+	Kept string
 }
 
 // PushSummary is one observed push in the Decision: what CI saw at it.

@@ -17,14 +17,24 @@ func (e *evaluator) recovery(d Decision, test string) []RecoveryOption {
 			Risk:    "Low: the counts restart from here; the attempts so far are kept as what was already tried",
 		}}
 	}
+	guide := RecoveryOption{
+		Option:  "Provide guidance and reset the counters: comment on the pull request",
+		Command: reset + " <guidance>",
+		Risk: "Low if the guidance answers the question above; the counts restart and the " +
+			"attempts so far are kept as what was already tried",
+	}
+	if d.State != StateOpen {
+		// Nothing is OPEN (the pull cord, a warning): there is no reset to
+		// advise, only words for the agent's next attempt.
+		reset = ""
+		guide = RecoveryOption{
+			Option: "Answer the question above on the pull request, for the agent's next attempt (the breaker is not OPEN: there is nothing to reset)",
+			Risk:   "Low: nothing is discarded",
+		}
+	}
 	return []RecoveryOption{
 		rollbackOption(d, reset),
-		{
-			Option:  "Provide guidance and reset the counters: comment on the pull request",
-			Command: reset + " <guidance>",
-			Risk: "Low if the guidance answers the question above; the counts restart and the " +
-				"attempts so far are kept as what was already tried",
-		},
+		guide,
 		{
 			Option: fmt.Sprintf("Re-scope slice %s (its contract or GRAPH.json entry may need adjusting)", d.Slice),
 			Risk:   "Medium: other slices and their contracts may depend on this boundary",
@@ -36,7 +46,8 @@ func (e *evaluator) recovery(d Decision, test string) []RecoveryOption {
 	}
 }
 
-// rollbackOption is the roll-back option with the exact checkout command.
+// rollbackOption is the roll-back option with the exact checkout command,
+// and the reset that restores the checkpoint's tree when reset is not "".
 func rollbackOption(d Decision, reset string) RecoveryOption {
 	tag := d.Checkpoint.Tag
 	if tag == "" {
@@ -45,10 +56,12 @@ func rollbackOption(d Decision, reset string) RecoveryOption {
 			Risk:   "Not available: the slice has no id that can name a checkpoint tag",
 		}
 	}
+	restore := ""
+	if reset != "" {
+		restore = fmt.Sprintf("; or comment %q on the pull request to restore its tree as a new commit on the branch", reset+" --rollback <guidance>")
+	}
 	return RecoveryOption{
-		Option: fmt.Sprintf("Roll back to the checkpoint %s (the parent of the slice's first attempt); "+
-			"or comment %q on the pull request to restore its tree as a new commit on the branch", tag,
-			reset+" --rollback <guidance>"),
+		Option:  fmt.Sprintf("Roll back to the checkpoint %s (the parent of the slice's first attempt)%s", tag, restore),
 		Command: "git checkout " + tag,
 		Risk: "Medium: discards every change since the checkpoint, good ones included; the attempts " +
 			"stay in the history and in the next diagnostic",

@@ -54,21 +54,25 @@ type Run struct {
 	Before string
 }
 
-// openErrors are CI's error lines of the tests an OPEN decision's
-// diagnostic names (ledger.Entry.Errors), nil when it is not OPEN or none
-// has a message.
-func openErrors(d breaker.Decision, tests []testresult.Test, full []string) map[string]string {
-	if d.State != breaker.StateOpen {
-		return nil
-	}
+// headErrors are CI's error lines kept in the entry (ledger.Entry.Errors):
+// of the tests an OPEN decision's diagnostic names, at most MaxErrors; of
+// a push that failed without tripping, its lead test's alone (what a
+// later /breaker debug or warning shows without the run's output); nil
+// when none has a message.
+func headErrors(d breaker.Decision, tests []testresult.Test, full []string) map[string]string {
 	want := map[string]bool{}
-	for _, dg := range d.Diagnostics {
-		if len(want) < ledger.MaxErrors && dg.Test != "" {
-			want[dg.Test] = true
+	if d.State == breaker.StateOpen {
+		for _, dg := range d.Diagnostics {
+			if len(want) < ledger.MaxErrors && dg.Test != "" {
+				want[dg.Test] = true
+			}
 		}
 	}
-	if d.TrippedTest != "" && len(want) < ledger.MaxErrors {
-		want[d.TrippedTest] = true
+	if lead := d.LeadTest(); lead != "" && len(want) < ledger.MaxErrors {
+		want[lead] = true
+	}
+	if len(want) == 0 {
+		return nil
 	}
 	var out map[string]string
 	for i, t := range tests {
@@ -212,7 +216,7 @@ func entryPush(e ledger.Entry, names []string) breaker.Push {
 	}
 	tests := make([]testresult.Test, 0, len(e.Tests))
 	for _, t := range e.Tests {
-		p.Tests[t.FullName()] = breaker.PushTest{Status: t.Status, Fingerprint: t.Fingerprint}
+		p.Tests[t.FullName()] = breaker.PushTest{Status: t.Status, Fingerprint: t.Fingerprint, Kept: e.Errors[t.FullName()]}
 		tests = append(tests, testresult.Test{Suite: t.Suite, Name: t.Name, Status: t.Status})
 	}
 	if p.Infra == "" {
@@ -512,7 +516,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		}
 		e.Tests = append(e.Tests, lt)
 	}
-	e.Errors = openErrors(d, s.report.Tests, all)
+	e.Errors = headErrors(d, s.report.Tests, all)
 	for _, lt := range rows {
 		if full := lt.FullName(); e.History[full] && !seen[full] {
 			seen[full] = true

@@ -63,8 +63,9 @@ type Entry struct {
 	Tests []Test `json:"tests"`
 	// Errors are CI's error lines (the first line of each failure message,
 	// clipped to MaxErrorBytes) of the tests an OPEN verdict's diagnostic
-	// names, at most MaxErrors: what a later run that ran no tests (a
-	// maintainer's reset) hands the agent's next attempt. Absent otherwise.
+	// names, at most MaxErrors, or of a failed push's lead test: what a
+	// later run that ran no tests (a maintainer's reset or /breaker debug)
+	// shows and hands the agent's next attempt. Absent otherwise.
 	Errors map[string]string `json:"errors,omitempty"`
 	// Reset records a verified human reset made at Head: who and their
 	// words. Null otherwise.

@@ -26,17 +26,7 @@ func evidenceOnly(d breaker.Decision) (breaker.Diagnostic, bool) {
 // tried push by push, the files, the expectation, the scope and the
 // recovery options folded in <details>, each closed.
 func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
-	pushes, failed := 0, 0
-	for _, s := range d.Pushes {
-		if !s.Prior && s.Infra == "" {
-			pushes++
-			for _, n := range s.Failing {
-				if n == g.Test {
-					failed++
-				}
-			}
-		}
-	}
+	failed, pushes := failedAt(d, g.Test)
 	state := stateWords(d)
 	if d.Tripped {
 		state = "**" + EscapeInline(string(d.State)) + "**" // the title says why
@@ -77,13 +67,15 @@ func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
 // stateWords is the state in bold and why: the trip reason when tripped,
 // else how far the next trip is.
 func stateWords(d breaker.Decision) string {
-	state := "**" + EscapeInline(string(d.State)) + "**"
-	if d.Tripped {
-		state += ": " + tripReason(d)
-	} else if dist := distance(d, span); dist != "" {
-		state += ": " + dist
+	if !d.Tripped {
+		// Words a reviewer knows under a "Running" title, not the
+		// protocol's CLOSED in bold.
+		if dist := distance(d, span); dist != "" {
+			return "Not stopped: " + dist
+		}
+		return "Not stopped"
 	}
-	return state
+	return "**" + EscapeInline(string(d.State)) + "**: " + tripReason(d)
 }
 
 // needLine is the question for the human, with the best hypothesis (which

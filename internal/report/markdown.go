@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -67,20 +68,26 @@ func Markdown(d breaker.Decision, opts Options) string {
 
 func markdownBlocks(d breaker.Decision, ack string) []block {
 	// Every layout starts with the title and a person's acknowledgement.
+	// Every layout starts with the title, then on its second line the
+	// test that failed, then CI's error; a person's acknowledgement comes
+	// after that first block.
 	bs := []block{fixed("## " + title(d) + "\n")}
-	if strings.TrimSpace(ack) != "" {
-		bs = append(bs, fixed("### Acknowledgement\n\n"+EscapeText(ack)+"\n"))
+	withAck := func(body []block) []block {
+		if strings.TrimSpace(ack) != "" && len(body) > 0 {
+			body = append(body[:1:1], append([]block{fixed("### Acknowledgement\n\n" + EscapeText(ack) + "\n")}, body[1:]...)...)
+		}
+		return append(append(bs, body...), fixed(footer))
 	}
 	if g, ok := evidenceOnly(d); ok {
 		// An agent without trailers: the failure and the push history
 		// first, a first screen a reviewer reads in seconds; the rest folded.
-		return append(append(bs, evidenceBlocks(d, g)...), fixed(footer))
+		return withAck(evidenceBlocks(d, g))
 	}
 	pb := policyBlocks(d)
 	if pb == nil && len(d.Diagnostics) > 0 {
 		// Declared attempts: the same first screen as the evidence layout
 		// (the failure, what was tried, the question), the rest folded.
-		return append(append(bs, declaredBlocks(d)...), fixed(footer))
+		return withAck(declaredBlocks(d))
 	}
 	// Every other report — a warning before the trip, a reset's
 	// acknowledgement, a head whose tests did not run, the pull cord
@@ -88,9 +95,13 @@ func markdownBlocks(d breaker.Decision, ack string) []block {
 	// screen: the state and why in plain words, the push history; the
 	// breaker's state, the counts or the policy's section, the diagnostics
 	// and the notes folded in one closed <details>.
-	bs = append(bs, fixed(compactSummary(d)+banners(d)))
+	var body []block
+	if lead := leadBlock(d); lead != "" {
+		body = append(body, fixed(lead))
+	}
+	body = append(body, fixed(compactSummary(d)+banners(d)))
 	if len(d.Pushes) > 0 {
-		bs = append(bs, fixed(pushTable(d)))
+		body = append(body, fixed(pushTable(d)))
 	}
 	var rest []string
 	if pb != nil {
@@ -109,8 +120,62 @@ func markdownBlocks(d breaker.Decision, ack string) []block {
 	if pb != nil {
 		what = "the " + d.Policy + " policy's state"
 	}
-	bs = append(bs, fixed(folded("The full report: "+what+", the notes and the breaker's state", strings.Join(rest, "\n"))))
-	return append(bs, fixed(footer))
+	body = append(body, fixed(folded("The full report: "+what+", the notes and the breaker's state", strings.Join(rest, "\n"))))
+	return withAck(body)
+}
+
+// leadBlock is the compact layout's first lines: the test that failed and
+// at how many pushes, CI's error under it (its useful lines, at most
+// leadErrorLines); "" when no test fails at the newest push.
+func leadBlock(d breaker.Decision) string {
+	test := d.LeadTest()
+	if test == "" {
+		return ""
+	}
+	failed, pushes := failedAt(d, test)
+	when := ""
+	if pushes == 0 {
+		// A reset: what failed is the pushes before it.
+		for _, s := range d.Pushes {
+			if s.Infra == "" {
+				pushes++
+				if slices.Contains(s.Failing, test) {
+					failed++
+				}
+			}
+		}
+		when = " before the reset"
+	}
+	s := fmt.Sprintf("%s failed at %d of %d observed %s%s\n", span(test), failed, pushes, Plural(pushes, "push", "pushes"), when)
+	if out := strings.TrimSpace(d.LeadError); out != "" {
+		useful, _ := UsefulLines(out)
+		lines := strings.Split(wrapCode(useful, codeColumns), "\n")
+		if len(lines) > leadErrorLines {
+			lines = lines[:leadErrorLines]
+		}
+		s += "\n" + CodeBlock(strings.Join(lines, "\n"), "text")
+	}
+	return s
+}
+
+// leadErrorLines is how many lines of CI's error the compact layout shows
+// in view: the rest is in the folded report and the check run.
+const leadErrorLines = 3
+
+// failedAt counts the observed pushes with results since the reset, and
+// those at which test failed.
+func failedAt(d breaker.Decision, test string) (failed, pushes int) {
+	for _, s := range d.Pushes {
+		if !s.Prior && s.Infra == "" {
+			pushes++
+			for _, n := range s.Failing {
+				if n == test {
+					failed++
+				}
+			}
+		}
+	}
+	return failed, pushes
 }
 
 // compactSummary is the first line of the compact layout: the state and
