@@ -35,7 +35,7 @@ func Gate(fsys fs.FS, name string, o Options) (Plan, error) {
 		content = w.openhandsGate()
 	case "fix-ci":
 		if runner, err := detectRunner(fsys, o.Runner); err == nil {
-			if j, _ := findJoin(fsys, runner, fsys); j != nil {
+			if j, _, _ := findJoin(fsys, runner, fsys); j != nil {
 				w.tests = j.Name
 			}
 		}

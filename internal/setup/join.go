@@ -58,10 +58,10 @@ var testCommandRE = map[string]func() *regexp.Regexp{
 // findJoin looks through .github/workflows for the workflows that run the
 // tests on pull_request and joins the first (by path). It returns nil and
 // a note saying why when there is none it can patch.
-func findJoin(fsys fs.FS, runner Runner, repo fs.FS) (*Joined, []string) {
+func findJoin(fsys fs.FS, runner Runner, repo fs.FS) (joined *Joined, notes, blocked []string) {
 	re, ok := testCommandRE[runner.Name]
 	if !ok {
-		return nil, []string{"init does not yet join a " + runner.Title + " workflow: it writes its own (--new-workflow)"}
+		re = detectOnlyRE[runner.Name]
 	}
 	var paths []string
 	for _, glob := range []string{".github/workflows/*.yml", ".github/workflows/*.yaml"} {
@@ -70,7 +70,6 @@ func findJoin(fsys fs.FS, runner Runner, repo fs.FS) (*Joined, []string) {
 	}
 	sort.Strings(paths)
 	var found []*Joined
-	var notes []string
 	for _, p := range paths {
 		switch path.Base(p) {
 		case "agent-ci.yml", "breaker.yml", "breaker-commands.yml", "breaker-cleanup.yml":
@@ -89,16 +88,25 @@ func findJoin(fsys fs.FS, runner Runner, repo fs.FS) (*Joined, []string) {
 		case j != nil:
 			found = append(found, j)
 		case why != "":
-			notes = append(notes, why)
+			blocked = append(blocked, why)
 		}
 	}
 	if len(found) == 0 {
-		return nil, notes
+		return nil, nil, blocked
 	}
 	for _, other := range found[1:] {
 		notes = append(notes, fmt.Sprintf("%s runs the tests on pull_request too (%q); init joined %s only", other.Path, other.Command, found[0].Path))
 	}
-	return found[0], notes
+	return found[0], append(notes, blocked...), nil
+}
+
+// detectOnlyRE finds the test line of runners init cannot yet patch: a
+// workflow that runs them is named, never run a second time beside.
+var detectOnlyRE = map[string]func() *regexp.Regexp{
+	"dotnet": rx.Lazy(cmdStart + `dotnet test\b`),
+	"maven":  rx.Lazy(cmdStart + `(mvn|\./mvnw)\b.*\b(test|verify|install)\b`),
+	"gradle": rx.Lazy(cmdStart + `(gradle|\./gradlew)\b.*\b(test|check|build)\b`),
+	"cargo":  rx.Lazy(cmdStart + `cargo (test|nextest)\b`),
 }
 
 // joinWorkflow patches one workflow, or says why it cannot ("" when the
@@ -148,6 +156,14 @@ func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS) (
 				continue
 			}
 			matrix := mapValue(mapValue(job, "strategy"), "matrix") != nil
+			if up, ok := uploadsResults(steps); ok {
+				// Joined before (by init, or by hand): follow it as it is.
+				return &Joined{Path: p, Name: name, Job: jobID, Command: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[at]), "run:")),
+					Old: src, New: src, Matrix: strings.Contains(up, "${{")}, ""
+			}
+			if _, ok := testCommandRE[runner.Name]; !ok {
+				return nil, fmt.Sprintf("%s runs the tests (%q), and init does not yet add the %s reporter to a workflow", p, strings.TrimSpace(lines[at]), runner.Title)
+			}
 			wd := workingDirectory(root, job, step)
 			repl, upload, why := patchStep(lines, step, at, runner, repo, matrix, wd)
 			if why != "" {
@@ -181,6 +197,21 @@ func workingDirectory(root, job, step *yaml.Node) string {
 		}
 	}
 	return ""
+}
+
+// uploadsResults reports whether a job's steps upload an artifact named
+// test-results (or test-results-<leg>), returning the name.
+func uploadsResults(steps *yaml.Node) (string, bool) {
+	for _, st := range steps.Content {
+		u := mapValue(st, "uses")
+		if u == nil || !strings.HasPrefix(u.Value, "actions/upload-artifact@") {
+			continue
+		}
+		if n := mapValue(mapValue(st, "with"), "name"); n != nil && strings.HasPrefix(n.Value, "test-results") {
+			return n.Value, true
+		}
+	}
+	return "", false
 }
 
 // onPullRequest reports whether an on: node includes pull_request.
@@ -305,7 +336,7 @@ func patchStep(lines []string, step *yaml.Node, at int, runner Runner, repo fs.F
 // machine-readable reporter added, or why init cannot add it.
 func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
 	if strings.ContainsAny(cmd, "|;>`") || strings.Contains(cmd, "&&") {
-		return "", fmt.Sprintf("its test line %q chains or redirects commands; add the reporter by hand (%s) or use --new-workflow", cmd, runner.Title)
+		return "", fmt.Sprintf("its test line %q chains or redirects commands, which init does not rewrite", cmd)
 	}
 	switch runner.Name {
 	case "go":
@@ -314,7 +345,7 @@ func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
 	case "jest", "vitest", "mocha", "node":
 		m := testCommandRE[runner.Name]().FindStringSubmatchIndex(cmd)
 		if rest := strings.TrimSpace(cmd[m[1]:]); rest != "" || strings.TrimSpace(cmd[:m[6]]) != "" {
-			return "", fmt.Sprintf("its test line %q passes arguments of its own; add the reporter by hand (%s) or use --new-workflow", cmd, runner.Title)
+			return "", fmt.Sprintf("its test line %q passes arguments or variables of its own, which init does not rewrite", cmd)
 		}
 		return runner.Run, ""
 	case "pytest":
@@ -326,7 +357,7 @@ func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
 			tool = "nox"
 		}
 		if !posargs(repo, tool) {
-			return "", fmt.Sprintf("its test line %q runs %s, whose pytest command takes no {posargs}; add --junitxml=test-results/junit.xml to it or use --new-workflow", cmd, tool)
+			return "", fmt.Sprintf("its test line %q runs %s, whose pytest command takes no {posargs} (add --junitxml=test-results/junit.xml to it)", cmd, tool)
 		}
 		sep := " --"
 		if strings.Contains(cmd, " -- ") || strings.HasSuffix(cmd, " --") {

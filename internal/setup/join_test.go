@@ -325,7 +325,7 @@ jobs:
 }
 
 // A tox project: the pytest command tox runs takes {posargs}, so the
-// JUnit flag rides after --; without {posargs} init joins nothing and says
+// JUnit flag rides after --; without {posargs} init writes nothing and says
 // what to add.
 func TestJoin_AToxProject(t *testing.T) {
 	t.Parallel()
@@ -358,38 +358,61 @@ jobs:
 			}
 			continue
 		}
-		plan, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if notes := strings.Join(plan.Notes, "\n"); !strings.Contains(notes, "takes no {posargs}") || !strings.Contains(notes, "--junitxml") {
-			t.Errorf("without {posargs}: notes %q, want what to add", plan.Notes)
+		_, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses})
+		if err == nil || !strings.Contains(err.Error(), "takes no {posargs}") || !strings.Contains(err.Error(), "--junitxml") {
+			t.Errorf("without {posargs}: %v, want what to add", err)
 		}
 	}
 }
 
-// What init cannot patch it leaves alone and says so: a test line that
-// chains commands.
+// What init cannot patch it leaves alone and writes nothing beside it (the
+// suite would run twice): it names the file, why, and the two ways on;
+// --new-workflow writes the breaker's own test workflow all the same, and
+// once the step uploads test-results (added by hand) init follows it.
 func TestJoin_ALineItCannotPatchIsNamed(t *testing.T) {
 	t.Parallel()
-	dir := repoDir(t, map[string]string{
-		"go.mod":                   "module x\n",
-		".github/workflows/ci.yml": "name: CI\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: go vet ./... && go test ./...\n",
-	})
-	plan, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses})
+	const chained = "name: CI\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: go vet ./... && go test ./...\n"
+	dir := repoDir(t, map[string]string{"go.mod": "module x\n", ".github/workflows/ci.yml": chained})
+	o := Options{Agent: "other", DefaultBranch: "main", Uses: joinUses}
+	for _, simple := range []bool{false, true} {
+		o.Simple = simple
+		_, err := Build(os.DirFS(dir), o)
+		if err == nil || !strings.Contains(err.Error(), ".github/workflows/ci.yml") || !strings.Contains(err.Error(), "chains or redirects") || !strings.Contains(err.Error(), "--new-workflow") {
+			t.Errorf("simple=%v: %v, want the file, why and --new-workflow", simple, err)
+		}
+	}
+	o.Simple, o.NewWorkflow = false, true
+	plan, err := Build(os.DirFS(dir), o)
+	if err != nil || plan.Files[0].Path != ".github/workflows/agent-ci.yml" {
+		t.Fatalf("--new-workflow: %v, %+v", err, plan.Files)
+	}
+	byHand := strings.Replace(chained, "      - run: go vet ./... && go test ./...\n",
+		"      - run: go vet ./... && go test -json ./... > test-results/go-test.json\n      - uses: actions/upload-artifact@v4\n        with:\n          name: test-results\n          path: test-results/\n", 1)
+	dir = repoDir(t, map[string]string{"go.mod": "module x\n", ".github/workflows/ci.yml": byHand})
+	o.NewWorkflow = false
+	plan, err = Build(os.DirFS(dir), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes := strings.Join(plan.Notes, "\n"); !strings.Contains(notes, ".github/workflows/ci.yml") || !strings.Contains(notes, "chains or redirects") {
-		t.Errorf("notes %q, want the file and why", plan.Notes)
-	}
 	for _, f := range plan.Files {
-		if f.Path == ".github/workflows/ci.yml" {
-			t.Errorf("init changed a workflow it says it cannot patch")
+		if f.Path == ".github/workflows/ci.yml" || f.Path == ".github/workflows/agent-ci.yml" {
+			t.Errorf("a workflow that uploads its results already: init writes %s", f.Path)
+		}
+		if f.Path == ".github/workflows/breaker.yml" && !strings.Contains(f.Content, `workflows: ["CI"]`) {
+			t.Errorf("breaker.yml does not follow the workflow that uploads the results")
 		}
 	}
-	if _, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses, Simple: true}); err != nil {
-		t.Errorf("--simple beside a workflow init cannot join: %v", err)
+}
+
+// A runner init cannot patch yet (Maven): its test workflow is named, not
+// run a second time.
+func TestJoin_ARunnerItCannotPatchYetIsNamed(t *testing.T) {
+	t.Parallel()
+	dir := repoDir(t, map[string]string{"pom.xml": "<project/>\n",
+		".github/workflows/maven.yml": "name: Java CI\non: [push, pull_request]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: mvn -B verify\n"})
+	_, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses})
+	if err == nil || !strings.Contains(err.Error(), "maven.yml") || !strings.Contains(err.Error(), "Maven") {
+		t.Errorf("%v, want the workflow and the runner named", err)
 	}
 }
 

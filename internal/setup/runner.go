@@ -72,21 +72,7 @@ func runnerFor(name string, fsys fs.FS) (Runner, error) {
 			Run:     "go test -json ./... > test-results/go-test.json",
 			Results: "go-test.json"}, nil
 	case "pytest":
-		deps := "python -m pip install pytest"
-		switch {
-		case exists(fsys, "requirements.txt"):
-			deps = "python -m pip install -r requirements.txt pytest"
-		case exists(fsys, "pyproject.toml"), exists(fsys, "setup.py"):
-			deps = "python -m pip install -e . pytest"
-		}
-		return Runner{Name: name, Title: "pytest (JUnit XML)",
-			Setup: `      - uses: ` + useSetupPython + `
-        with:
-          python-version: "3.x"
-      - run: ` + deps + `
-`,
-			Run:     "python -m pytest --junitxml=test-results/junit.xml",
-			Results: "junit.xml"}, nil
+		return pytestRunner(fsys), nil
 	case "jest", "vitest", "mocha", "node":
 		p, err := readNodeProject(fsys)
 		if err != nil {
@@ -214,4 +200,38 @@ func nodeFramework(fsys fs.FS) (string, error) {
 func exists(fsys fs.FS, name string) bool {
 	_, err := fs.Stat(fsys, name)
 	return err == nil
+}
+
+// pytestRunner runs the tests as the repository does: through tox when its
+// pytest command takes {posargs} (the JUnit flag rides after --), else
+// pytest with the project's install; the Python is .python-version's when
+// there is one. Why says which it chose.
+func pytestRunner(fsys fs.FS) Runner {
+	version := "        with:\n          python-version: \"3.x\"\n"
+	which := "the newest Python 3 (no .python-version)"
+	if exists(fsys, ".python-version") {
+		version = "        with:\n          python-version-file: .python-version\n"
+		which = "the Python of .python-version"
+	}
+	r := Runner{Name: "pytest", Title: "pytest (JUnit XML)", Results: "junit.xml"}
+	if posargs(fsys, "tox") && exists(fsys, "tox.ini") {
+		r.Setup = "      - uses: " + useSetupPython + "\n" + version + "      - run: python -m pip install tox\n"
+		r.Run = "tox -e py -- --junitxml=\"$PWD/test-results/junit.xml\""
+		r.Why = "the tests run as tox.ini runs them (tox -e py, on " + which + "), the JUnit flag passed through {posargs}"
+		return r
+	}
+	deps := "python -m pip install pytest"
+	switch {
+	case exists(fsys, "requirements.txt"):
+		deps = "python -m pip install -r requirements.txt pytest"
+	case exists(fsys, "pyproject.toml"), exists(fsys, "setup.py"):
+		deps = "python -m pip install -e . pytest"
+	}
+	r.Setup = "      - uses: " + useSetupPython + "\n" + version + "      - run: " + deps + "\n"
+	r.Run = "python -m pytest --junitxml=test-results/junit.xml"
+	r.Why = "the tests run as python -m pytest on " + which + ", after " + deps
+	if exists(fsys, "tox.ini") {
+		r.Why += " (tox.ini's pytest command takes no {posargs}, so init does not run tox)"
+	}
+	return r
 }

@@ -101,9 +101,14 @@ func Build(fsys fs.FS, o Options) (Plan, error) {
 	var notes []string
 	var joined *Joined
 	if !o.NewWorkflow {
-		var why []string
-		joined, why = findJoin(fsys, runner, fsys)
+		var why, blocked []string
+		joined, why, blocked = findJoin(fsys, runner, fsys)
 		notes = append(notes, why...)
+		if joined == nil && len(blocked) > 0 {
+			// Writing agent-ci.yml beside it would run the suite twice.
+			return Plan{}, fmt.Errorf("%s; add the reporter and an upload of test-results/ to that step by hand (docs/installing.md, \"Joining the CI you have\") and run init again, or pass --new-workflow to write a test workflow of the breaker's own anyway",
+				strings.Join(blocked, "; "))
+		}
 	}
 	switch {
 	case joined != nil && o.Simple:
@@ -112,9 +117,10 @@ func Build(fsys fs.FS, o Options) (Plan, error) {
 		files = append(files, File{Path: ".github/workflows/breaker.yml", Content: w.simple()})
 	case joined != nil:
 		w.tests, w.matrix = joined.Name, joined.Matrix
-		files = append(files,
-			File{Path: joined.Path, Content: joined.New, Patch: joined.Diff()},
-			File{Path: ".github/workflows/breaker.yml", Content: w.breaker()})
+		if joined.New != joined.Old {
+			files = append(files, File{Path: joined.Path, Content: joined.New, Patch: joined.Diff()})
+		}
+		files = append(files, File{Path: ".github/workflows/breaker.yml", Content: w.breaker()})
 		notes = append(notes, fmt.Sprintf("joined %s (job %s, %q): the breaker follows %q; no second test workflow", joined.Path, joined.Job, joined.Command, joined.Name))
 	default:
 		files = append(files,
