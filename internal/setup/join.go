@@ -42,7 +42,7 @@ const maxWorkflowBytes = 1 << 20
 const cmdStart = `(^|[;&|(]\s*)([A-Za-z_][A-Za-z0-9_]*=\S*\s+)*`
 
 // npmTest is a package manager's test script.
-const npmTest = `(npm (run )?test|npm t|yarn (run )?test|pnpm (run )?test)(\s|$)`
+const npmTest = `(npm (run |run-script )?\S*test\S*|npm t|yarn (run )?\S*test\S*|pnpm (run )?\S*test\S*)(\s|$)`
 
 // testCommandRE finds the line of a step's run: that runs the tests, per
 // runner.
@@ -343,11 +343,8 @@ func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
 		i := strings.Index(cmd, "go test")
 		return cmd[:i] + "go test -json" + cmd[i+len("go test"):] + " > test-results/go-test.json", ""
 	case "jest", "vitest", "mocha", "node":
-		m := testCommandRE[runner.Name]().FindStringSubmatchIndex(cmd)
-		if rest := strings.TrimSpace(cmd[m[1]:]); rest != "" || strings.TrimSpace(cmd[:m[6]]) != "" {
-			return "", fmt.Sprintf("its test line %q passes arguments or variables of its own, which init does not rewrite", cmd)
-		}
-		return runner.Run, ""
+		// The line stays as it is: the reporter rides in its environment.
+		return runner.Wrap(cmd), ""
 	case "pytest":
 		if i := strings.Index(cmd, "pytest"); i >= 0 {
 			return cmd[:i+len("pytest")] + " --junitxml=test-results/junit.xml" + cmd[i+len("pytest"):], ""

@@ -237,14 +237,16 @@ func nodeModules(t *testing.T, dir string) {
 }
 
 // An npm package without a lockfile whose npm test passes flags and two
-// directories (mocha with --require and --check-leaks): init installs
-// with npm install (no cache, which needs a lockfile), runs npm test with
-// TAP, and the breaker reads every test the repository's command runs,
-// among them one that passes only with the --require the script gives.
+// directories (mocha with --require and --check-leaks), run in CI through
+// a coverage script that wraps npm test: init installs with npm install
+// (no cache, which needs a lockfile), leaves the line as it is with the
+// reporter in its environment, and the breaker reads every test the
+// repository's command runs, among them one that passes only with the
+// --require the script gives.
 func TestJoin_AnNpmPackageWithoutALockfile(t *testing.T) {
 	t.Parallel()
 	dir := repoDir(t, map[string]string{
-		"package.json": `{"name": "web", "scripts": {"test": "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/"},
+		"package.json": `{"name": "web", "scripts": {"test": "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/", "test-ci": "npm test --"},
  "devDependencies": {"mocha": "11.7.5"}}`,
 		".npmrc":              "package-lock=false\n",
 		"test/support/env.js": "process.env.NODE_ENV = 'test';\n",
@@ -268,22 +270,22 @@ jobs:
         with:
           node-version: 22
       - run: npm install
-      - run: npm test
+      - run: npm run test-ci
 `,
 	})
 	plan, joined := joinPlan(t, dir, ".github/workflows/ci.yml", "ci")
 	if strings.Contains(joined.Content, "npm ci") || strings.Contains(joined.Content, "cache: npm") {
 		t.Errorf("a package without a lockfile gets npm ci or an npm cache:\n%s", joined.Content)
 	}
-	if !strings.Contains(joined.Content, "npm test --silent -- --reporter tap > test-results/mocha.tap") {
-		t.Errorf("the test step is not the repository's npm test with TAP:\n%s", joined.Patch)
+	if !strings.Contains(joined.Content, `NODE_OPTIONS="--require $RUNNER_TEMP/breaker-node/reporters.cjs" npm run test-ci`+"\n") {
+		t.Errorf("the test step is not the repository's npm test with the reporter around it:\n%s", joined.Patch)
 	}
 	if !strings.Contains(strings.Join(plan.Notes, "\n"), "no lockfile") {
 		t.Errorf("init does not say why it installs as it does: %q", plan.Notes)
 	}
 	nodeModules(t, dir)
-	got := names(runPatchedStep(t, dir, joined, "mocha.tap"))
-	want := []string{"app routes=pass", "app runs under the test env=pass", "login redirects=fail"}
+	got := names(runPatchedStep(t, dir, joined, "mocha-*.xml"))
+	want := []string{"app.routes=pass", "app.runs under the test env=pass", "login.redirects=fail"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("the breaker reads %q, want every test npm test runs %q", got, want)
 	}

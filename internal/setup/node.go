@@ -76,21 +76,13 @@ func (p nodeProject) setup() string {
 	return "      - uses: " + useSetupNode + "\n" + with + install
 }
 
-// run is the repository's test script with args passed to its runner.
-func (p nodeProject) run(args string) string {
+// run is the repository's test command: its package manager's test
+// script, else the runner's own command.
+func (p nodeProject) run() string {
 	if p.test == "" {
-		return strings.TrimSpace(p.bare + " " + args)
+		return p.bare
 	}
-	switch p.manager {
-	case "yarn":
-		return strings.TrimSpace("yarn --silent test " + args)
-	case "pnpm":
-		return strings.TrimSpace("pnpm --silent test " + args)
-	}
-	if args == "" {
-		return "npm test --silent"
-	}
-	return "npm test --silent -- " + args
+	return map[string]string{"npm": "npm test", "yarn": "yarn test", "pnpm": "pnpm test"}[p.manager]
 }
 
 // why says which command init chose, for init's output.
@@ -102,58 +94,76 @@ func (p nodeProject) why() string {
 	if p.test == "" {
 		return fmt.Sprintf("package.json has no scripts.test, so the tests run as %s; %s", p.bare, lock)
 	}
-	return fmt.Sprintf("the tests run as the repository runs them, %s (package.json's scripts.test: %q), with the reporter added; %s",
-		p.run(""), p.test, lock)
+	return fmt.Sprintf("the tests run as the repository runs them, %s (package.json's scripts.test: %q), with the reporter added to every runner it starts; %s",
+		p.run(), p.test, lock)
 }
 
 // nodeRunner builds the Node runner of name on the repository's own test
-// script (the runner's own command when package.json has none).
+// command (the runner's own when package.json has none). The reporter the
+// breaker reads rides in the environment, so that every runner the command
+// starts reports however many it starts and wherever (a script that loops
+// over time zones, one that wraps npm test in a coverage tool), and the
+// command itself stays the repository's: see wrap.
 func nodeRunner(name string, p nodeProject) (Runner, error) {
-	p.bare = map[string]string{"jest": "npx jest", "vitest": "npx vitest", "mocha": "npx mocha", "node": "node --test"}[name]
+	p.bare = map[string]string{"jest": "npx jest", "vitest": "npx vitest run", "mocha": "npx mocha", "node": "node --test"}[name]
 	r := Runner{Name: name, Setup: p.setup(), Why: p.why()}
 	switch name {
 	case "jest":
-		// jest-junit from a folder of its own (the repository's install and
-		// lockfile untouched), added by a preload to every jest the test
-		// script starts — a script may start several (one per time zone,
-		// say), and arguments after npm test reach only the last. Each
-		// jest writes a file of its own.
-		r.Title = "Jest (jest-junit)"
-		r.Run = "[ -d \"$RUNNER_TEMP/breaker-jest/node_modules/jest-junit\" ] ||\n" +
-			"  npm install --prefix \"$RUNNER_TEMP/breaker-jest\" --no-save --no-audit --no-fund --silent jest-junit@16\n" +
-			"cat > \"$RUNNER_TEMP/breaker-jest/reporter.cjs\" <<'JS'\n" + jestPreload + "JS\n" +
-			"JEST_JUNIT_OUTPUT_DIR=\"$PWD/test-results\" JEST_JUNIT_UNIQUE_OUTPUT_NAME=true \\\n" +
-			"  NODE_OPTIONS=\"--require $RUNNER_TEMP/breaker-jest/reporter.cjs\" " + p.run("")
-		r.Results = "junit*.xml"
+		r.Title, r.Results = "Jest (jest-junit)", "junit*.xml"
 	case "vitest":
-		r.Title = "Vitest (JUnit XML)"
-		r.Run = p.run("--run --reporter=default --reporter=junit --outputFile.junit=test-results/junit.xml")
-		r.Results = "junit.xml"
+		r.Title, r.Results = "Vitest (JUnit XML)", "vitest-*.xml"
 	case "mocha":
-		// mocha keeps the last --reporter given: the script's own is
-		// replaced by TAP, which the log shows too.
-		r.Title = "Mocha (TAP)"
-		r.Run = "status=0\n" + p.run("--reporter tap") + " > test-results/mocha.tap || status=$?\ncat test-results/mocha.tap\nexit \"$status\""
-		r.Results = "mocha.tap"
+		r.Title, r.Results = "Mocha (xunit XML)", "mocha-*.xml"
 	case "node":
-		// node --test takes reporters from NODE_OPTIONS, wherever the
-		// script puts its files.
-		r.Title = "node:test (TAP)"
-		r.Run = "NODE_OPTIONS=\"--test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=$PWD/test-results/node-test.tap\" \\\n  " + p.run("")
-		r.Results = "node-test.tap"
+		r.Title, r.Results = "node:test (TAP)", "node-test.tap"
 	default:
 		return Runner{}, fmt.Errorf("--runner %q is not a Node runner", name)
 	}
+	r.Wrap = func(cmd string) string { return wrapNode(name, cmd) }
+	r.Run = r.Wrap(p.run())
 	return r, nil
 }
 
-// jestPreload is the preload the Jest step writes: when the process is
-// jest (any of those the test script starts), it adds the default
-// reporter and jest-junit to its arguments, unless they name jest-junit
-// already.
-const jestPreload = `// breaker init: jest-junit on every jest the test script starts
+// wrapNode is the script that runs cmd (one command line of the
+// repository's) with the runner's reporter: node:test takes reporters from
+// NODE_OPTIONS; Jest, Vitest and Mocha from arguments, which a preload
+// (nodePreload) adds to each of their processes. jest-junit comes from a
+// folder of its own, the repository's install and lockfile untouched.
+func wrapNode(name, cmd string) string {
+	if name == "node" {
+		return "NODE_OPTIONS=\"--test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=$PWD/test-results/node-test.tap\" \\\n  " + cmd
+	}
+	var b strings.Builder
+	b.WriteString("mkdir -p \"$RUNNER_TEMP/breaker-node\"\n")
+	if name == "jest" {
+		b.WriteString("[ -d \"$RUNNER_TEMP/breaker-node/node_modules/jest-junit\" ] ||\n" +
+			"  npm install --prefix \"$RUNNER_TEMP/breaker-node\" --no-save --no-audit --no-fund --silent jest-junit@16\n")
+	}
+	b.WriteString("cat > \"$RUNNER_TEMP/breaker-node/reporters.cjs\" <<'JS'\n" + nodePreload + "JS\n")
+	env := "BREAKER_RESULTS=\"$PWD/test-results\" "
+	if name == "jest" {
+		env += "JEST_JUNIT_OUTPUT_DIR=\"$PWD/test-results\" JEST_JUNIT_UNIQUE_OUTPUT_NAME=true "
+	}
+	b.WriteString(env + "\\\n  NODE_OPTIONS=\"--require $RUNNER_TEMP/breaker-node/reporters.cjs\" " + cmd)
+	return b.String()
+}
+
+// nodePreload is the preload the test step writes: in a Jest, Vitest or
+// Mocha process it adds the reporter the breaker reads to the arguments,
+// writing into BREAKER_RESULTS a file of the process's own (the last
+// --reporter wins in Mocha and Vitest, so the script's own is replaced;
+// Jest keeps its default beside jest-junit). Any other process it leaves
+// alone.
+const nodePreload = `// breaker init: the reporter the breaker reads, in every test runner the command starts
 const path = require('path');
-if (/(^|[\\/])jest(\.js)?$/.test(process.argv[1] || '') && !process.argv.some((a) => a.includes('jest-junit'))) {
+const out = process.env.BREAKER_RESULTS;
+const bin = process.argv[1] || '';
+const has = (s) => process.argv.some((a) => a.includes(s));
+if (out && /(^|[\\/])jest(\.js)?$/.test(bin) && !has('jest-junit')) {
   process.argv.push('--reporters=default', '--reporters=' + path.join(__dirname, 'node_modules', 'jest-junit'));
+} else if (out && /(^|[\\/])_?mocha(\.js)?$/.test(bin) && !has('--reporter=xunit')) {
+  process.argv.push('--reporter=xunit', '--reporter-option=output=' + path.join(out, 'mocha-' + process.pid + '.xml'));
+} else if (out && /(^|[\\/])vitest(\.m?js)?$/.test(bin) && !has('--outputFile.junit')) {
+  process.argv.push('--reporter=default', '--reporter=junit', '--outputFile.junit=' + path.join(out, 'vitest-' + process.pid + '.xml'));
 }
 `

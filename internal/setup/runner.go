@@ -26,6 +26,9 @@ type Runner struct {
 	// Results is the glob, inside the uploaded directory, of the files the
 	// breaker reads.
 	Results string
+	// Wrap, when set, makes the test script of one command line of the
+	// repository's: the reporter added around it, the command unchanged.
+	Wrap func(cmd string) string
 	// Why says which command init chose and why, when it chose among
 	// several; init prints it.
 	Why string
