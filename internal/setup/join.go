@@ -37,6 +37,10 @@ type Joined struct {
 // maxWorkflowBytes bounds what init reads of one workflow file.
 const maxWorkflowBytes = 1 << 20
 
+// exprRE is a GitHub expression, ${{ … }}: its || and && are not the
+// shell's.
+var exprRE = rx.Lazy(`\$\{\{.*?\}\}`)
+
 // cmdStart is where a command starts: the line's start or after a shell
 // operator, past VAR=value assignments.
 const cmdStart = `(^|[;&|(]\s*)([A-Za-z_][A-Za-z0-9_]*=\S*\s+)*`
@@ -47,12 +51,12 @@ const npmTest = `(npm (run |run-script )?\S*test\S*|npm t|yarn (run )?\S*test\S*
 // testCommandRE finds the line of a step's run: that runs the tests, per
 // runner.
 var testCommandRE = map[string]func() *regexp.Regexp{
-	"go":     rx.Lazy(cmdStart + `go test\b`),
+	"go":     rx.Lazy(cmdStart + `(go test|make( \S+)* \S*test\S*)(\s|$)`),
 	"jest":   rx.Lazy(cmdStart + npmTest),
 	"vitest": rx.Lazy(cmdStart + npmTest),
 	"mocha":  rx.Lazy(cmdStart + npmTest),
 	"node":   rx.Lazy(cmdStart + npmTest),
-	"pytest": rx.Lazy(cmdStart + `(python3? -m pytest|pytest|tox|nox)\b`),
+	"pytest": rx.Lazy(cmdStart + `(uv run (-\S+ )*)?(python3? -m pytest|pytest|tox|nox)\b`),
 }
 
 // findJoin looks through .github/workflows for the workflows that run the
@@ -69,6 +73,7 @@ func findJoin(fsys fs.FS, runner Runner, repo fs.FS) (joined *Joined, notes, blo
 		paths = append(paths, m...)
 	}
 	sort.Strings(paths)
+	callers := reusableCallers(fsys, paths)
 	var found []*Joined
 	for _, p := range paths {
 		switch path.Base(p) {
@@ -83,7 +88,7 @@ func findJoin(fsys fs.FS, runner Runner, repo fs.FS) (joined *Joined, notes, blo
 		if err != nil {
 			continue
 		}
-		j, why := joinWorkflow(p, string(data), runner, re(), repo)
+		j, why := joinWorkflow(p, string(data), runner, re(), repo, callers[p])
 		switch {
 		case j != nil:
 			found = append(found, j)
@@ -111,18 +116,20 @@ var detectOnlyRE = map[string]func() *regexp.Regexp{
 
 // joinWorkflow patches one workflow, or says why it cannot ("" when the
 // workflow does not run the tests on pull_request at all).
-func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS) (*Joined, string) {
+func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS, caller string) (*Joined, string) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, ""
 	}
 	root := doc.Content[0]
+	name := workflowName(p, root)
 	if !onPullRequest(mapValue(root, "on")) {
-		return nil, ""
-	}
-	name := p
-	if n := mapValue(root, "name"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
-		name = n.Value
+		if caller == "" {
+			return nil, ""
+		}
+		// A reusable workflow that a pull_request workflow calls: its run
+		// is the caller's, which workflow_run follows by the caller's name.
+		name = caller
 	}
 	jobs := mapValue(root, "jobs")
 	if jobs == nil || jobs.Kind != yaml.MappingNode {
@@ -158,7 +165,7 @@ func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS) (
 			matrix := mapValue(mapValue(job, "strategy"), "matrix") != nil
 			if up, ok := uploadsResults(steps); ok {
 				// Joined before (by init, or by hand): follow it as it is.
-				return &Joined{Path: p, Name: name, Job: jobID, Command: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[at]), "run:")),
+				return &Joined{Path: p, Name: name, Job: jobID, Command: testLine(lines[at]),
 					Old: src, New: src, Matrix: strings.Contains(up, "${{")}, ""
 			}
 			if _, ok := testCommandRE[runner.Name]; !ok {
@@ -176,7 +183,7 @@ func joinWorkflow(p, src string, runner Runner, re *regexp.Regexp, repo fs.FS) (
 			out = append(out, lines[at+1:last+1]...)
 			out = append(out, upload...)
 			out = append(out, lines[last+1:]...)
-			return &Joined{Path: p, Name: name, Job: jobID, Command: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[at]), "run:")),
+			return &Joined{Path: p, Name: name, Job: jobID, Command: testLine(lines[at]),
 				Old: src, New: strings.Join(out, "\n"), Matrix: matrix, at: at, last: last, repl: repl, upload: upload}, ""
 		}
 	}
@@ -197,6 +204,53 @@ func workingDirectory(root, job, step *yaml.Node) string {
 		}
 	}
 	return ""
+}
+
+// testLine is the command on a workflow line, without its "- run:".
+func testLine(line string) string {
+	l := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "run:"))
+}
+
+// workflowName is what GitHub names a workflow's runs: its name:, else its
+// path.
+func workflowName(p string, root *yaml.Node) string {
+	if n := mapValue(root, "name"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
+		return n.Value
+	}
+	return p
+}
+
+// reusableCallers maps each local reusable workflow (uses:
+// ./.github/workflows/X.yml in a job) to the name of the first workflow on
+// pull_request that calls it.
+func reusableCallers(fsys fs.FS, paths []string) map[string]string {
+	out := map[string]string{}
+	for _, p := range paths {
+		info, err := fs.Stat(fsys, p)
+		if err != nil || info.Size() > maxWorkflowBytes {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, p)
+		var doc yaml.Node
+		if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+			continue
+		}
+		root := doc.Content[0]
+		jobs := mapValue(root, "jobs")
+		if !onPullRequest(mapValue(root, "on")) || jobs == nil || jobs.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 1; i < len(jobs.Content); i += 2 {
+			if u := mapValue(jobs.Content[i], "uses"); u != nil && strings.HasPrefix(u.Value, "./") {
+				callee := strings.TrimPrefix(u.Value, "./")
+				if _, seen := out[callee]; !seen {
+					out[callee] = workflowName(p, root)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // uploadsResults reports whether a job's steps upload an artifact named
@@ -335,12 +389,15 @@ func patchStep(lines []string, step *yaml.Node, at int, runner Runner, repo fs.F
 // withReporter is the repository's own test command with the runner's
 // machine-readable reporter added, or why init cannot add it.
 func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
-	if strings.ContainsAny(cmd, "|;>`") || strings.Contains(cmd, "&&") {
+	if bare := exprRE().ReplaceAllString(cmd, "expr"); strings.ContainsAny(bare, "|;>`") || strings.Contains(bare, "&&") {
 		return "", fmt.Sprintf("its test line %q chains or redirects commands, which init does not rewrite", cmd)
 	}
 	switch runner.Name {
 	case "go":
 		i := strings.Index(cmd, "go test")
+		if i < 0 {
+			return "", fmt.Sprintf("its test line %q runs go test through make, which init does not rewrite (add -json to its go test and send the output to test-results/go-test.json)", cmd)
+		}
 		return cmd[:i] + "go test -json" + cmd[i+len("go test"):] + " > test-results/go-test.json", ""
 	case "jest", "vitest", "mocha", "node":
 		// The line stays as it is: the reporter rides in its environment.
@@ -369,7 +426,7 @@ func withReporter(cmd string, runner Runner, repo fs.FS) (string, string) {
 // line's extra arguments on to pytest.
 func posargs(repo fs.FS, tool string) bool {
 	files := []string{"tox.ini", "pyproject.toml", "setup.cfg"}
-	want := "{posargs"
+	want := "posargs" // {posargs} in tox.ini, replace = "posargs" in TOML
 	if tool == "nox" {
 		files, want = []string{"noxfile.py"}, "session.posargs"
 	}

@@ -280,8 +280,8 @@ jobs:
 	if !strings.Contains(joined.Content, `NODE_OPTIONS="--require $RUNNER_TEMP/breaker-node/reporters.cjs" npm run test-ci`+"\n") {
 		t.Errorf("the test step is not the repository's npm test with the reporter around it:\n%s", joined.Patch)
 	}
-	if !strings.Contains(strings.Join(plan.Notes, "\n"), "no lockfile") {
-		t.Errorf("init does not say why it installs as it does: %q", plan.Notes)
+	if strings.Contains(strings.Join(plan.Notes, "\n"), "npm install") {
+		t.Errorf("init speaks of an install it does not write: %q", plan.Notes)
 	}
 	nodeModules(t, dir)
 	got := names(runPatchedStep(t, dir, joined, "mocha-*.xml"))
@@ -436,5 +436,37 @@ func TestJoin_TheUploadFollowsTheWorkingDirectory(t *testing.T) {
 		if !strings.Contains(joined.Content, c.want) {
 			t.Errorf("want %q:\n%s", c.want, joined.Content)
 		}
+	}
+}
+
+// Shapes of real test workflows: a reusable workflow that a pull_request
+// workflow calls (the breaker follows the caller), tox through uv with a
+// matrix expression (its || is not the shell's), and go test through make
+// (named, not rewritten).
+func TestJoin_RealShapes(t *testing.T) {
+	t.Parallel()
+	dir := repoDir(t, map[string]string{
+		"package.json":      `{"scripts": {"test": "jest"}, "devDependencies": {"jest": "30.2.0"}}`,
+		"package-lock.json": `{"lockfileVersion": 3}`,
+		".github/workflows/check.yml": "name: Check\non:\n  pull_request:\njobs:\n  test:\n    uses: ./.github/workflows/lint-test.yml\n",
+		".github/workflows/lint-test.yml": "on:\n  workflow_call:\njobs:\n  lint-and-test:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: npm install\n      - name: Run tests\n        run: npm test\n",
+	})
+	joinPlan(t, dir, ".github/workflows/lint-test.yml", "Check")
+
+	dir = repoDir(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"m\"\n[tool.tox.env_run_base]\ncommands = [[\"pytest\", {replace = \"posargs\", default = [], extend = true}]]\n",
+		".github/workflows/tests.yaml": "name: Tests\non:\n  pull_request:\njobs:\n  tests:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        include:\n          - {python: '3.13'}\n          - {tox: typing}\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: uv run --locked tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n",
+	})
+	_, joined := joinPlan(t, dir, ".github/workflows/tests.yaml", "Tests")
+	if !strings.Contains(joined.Content, `format('py{0}', matrix.python) }} -- --junitxml="$PWD/test-results/junit.xml"`) {
+		t.Errorf("the uv tox line:\n%s", joined.Patch)
+	}
+
+	dir = repoDir(t, map[string]string{"go.mod": "module x\n", "Makefile": "test:\n\tgo test -race -v ./...\n",
+		".github/workflows/ci.yml": "name: Test\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n"})
+	if _, err := Build(os.DirFS(dir), Options{Agent: "other", DefaultBranch: "main", Uses: joinUses}); err == nil || !strings.Contains(err.Error(), "through make") {
+		t.Errorf("make test: %v, want it named", err)
 	}
 }

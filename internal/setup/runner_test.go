@@ -43,3 +43,35 @@ func mapFS(files map[string]string) map[string]*fstest.MapFile {
 	}
 	return m
 }
+
+// The install is the lockfile's: npm ci and the cache only with one, npm
+// install without; yarn and pnpm frozen to theirs; the test step is the
+// repository's own npm test, never a bare runner beside it.
+func TestRunner_NodeInstallsAsTheLockfileSays(t *testing.T) {
+	t.Parallel()
+	pkg := `{"scripts": {"test": "mocha test/"}, "devDependencies": {"mocha": "11"}}`
+	for _, c := range []struct {
+		lock, want, not string
+	}{
+		{"", "- run: npm install\n", "cache:"},
+		{"package-lock.json", "cache: npm\n      - run: npm ci\n", "npm install"},
+		{"yarn.lock", "cache: yarn\n      - run: yarn install --frozen-lockfile\n", "npm ci"},
+		{"pnpm-lock.yaml", "corepack enable && pnpm install --frozen-lockfile", "cache:"},
+	} {
+		files := map[string]string{"package.json": pkg}
+		if c.lock != "" {
+			files[c.lock] = "{}"
+		}
+		r, err := runnerFor("mocha", fstest.MapFS(mapFS(files)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Setup, c.want) || strings.Contains(r.Setup, c.not) {
+			t.Errorf("lock %q: setup\n%s\nwant %q, not %q", c.lock, r.Setup, c.want, c.not)
+		}
+		manager := map[string]string{"": "npm", "package-lock.json": "npm", "yarn.lock": "yarn", "pnpm-lock.yaml": "pnpm"}[c.lock]
+		if !strings.HasSuffix(r.Run, " "+manager+" test") {
+			t.Errorf("lock %q: the test step does not end with %s test:\n%s", c.lock, manager, r.Run)
+		}
+	}
+}

@@ -136,8 +136,8 @@ func Build(fsys fs.FS, o Options) (Plan, error) {
 		}
 	}
 	files = append(files, File{Path: agent.Instructions, Content: InstructionLines, Append: true})
-	if runner.Why != "" {
-		notes = append(notes, runner.Why)
+	if runner.Why != "" && joined == nil {
+		notes = append(notes, runner.Why) // how the test workflow init writes runs them
 	}
 	dependabot, note := dependabotFile(fsys)
 	if dependabot != nil {
