@@ -446,8 +446,8 @@ func TestJoin_TheUploadFollowsTheWorkingDirectory(t *testing.T) {
 func TestJoin_RealShapes(t *testing.T) {
 	t.Parallel()
 	dir := repoDir(t, map[string]string{
-		"package.json":      `{"scripts": {"test": "jest"}, "devDependencies": {"jest": "30.2.0"}}`,
-		"package-lock.json": `{"lockfileVersion": 3}`,
+		"package.json":                `{"scripts": {"test": "jest"}, "devDependencies": {"jest": "30.2.0"}}`,
+		"package-lock.json":           `{"lockfileVersion": 3}`,
 		".github/workflows/check.yml": "name: Check\non:\n  pull_request:\njobs:\n  test:\n    uses: ./.github/workflows/lint-test.yml\n",
 		".github/workflows/lint-test.yml": "on:\n  workflow_call:\njobs:\n  lint-and-test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: npm install\n      - name: Run tests\n        run: npm test\n",
