@@ -4,8 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -155,6 +157,33 @@ func runPatchedStep(t *testing.T, dir string, f File, results string, env ...str
 	return rep.Tests
 }
 
+// ownCount runs the repository's own command, unpatched, and counts the
+// tests its output reports: the lines the pattern matches, one test each,
+// or the count a matching line starts with ("2 passing").
+func ownCount(t *testing.T, dir, pattern string, cmd ...string) int {
+	t.Helper()
+	c := exec.Command(cmd[0], cmd[1:]...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), "GOWORK=off", "CI=true")
+	out, _ := c.CombinedOutput() // a failing test fails the command
+	n := 0
+	re := regexp.MustCompile(pattern)
+	for _, l := range strings.Split(string(out), "\n") {
+		if re.MatchString(l) {
+			// A line naming a count ("2 passing") counts that many.
+			if k, err := strconv.Atoi(strings.Fields(l)[0]); err == nil {
+				n += k
+				continue
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatalf("%v reported no test:\n%s", cmd, out)
+	}
+	return n
+}
+
 func names(tests []testresult.Test) []string {
 	var out []string
 	for _, tt := range tests {
@@ -209,7 +238,11 @@ jobs:
 	if !strings.Contains(breaker, "results-artifact: test-results-*") || !strings.Contains(breaker, `results: "**/go-test.json"`) {
 		t.Errorf("breaker.yml does not read every leg's artifact:\n%s", breaker)
 	}
+	own := ownCount(t, dir, `^\s*--- (PASS|FAIL|SKIP):`, "go", "test", "-count=1", "-v", "./...")
 	got := names(runPatchedStep(t, dir, joined, "go-test.json"))
+	if len(got) != own {
+		t.Errorf("the breaker reads %d tests, the repository's own go test runs %d", len(got), own)
+	}
 	want := []string{"example.com/shop.TestDiscount=fail", "example.com/shop.TestEmpty=pass", "example.com/shop.TestTotal=pass"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("the breaker reads %q, want the repository's three tests %q", got, want)
@@ -284,7 +317,11 @@ jobs:
 		t.Errorf("init speaks of an install it does not write: %q", plan.Notes)
 	}
 	nodeModules(t, dir)
+	own := ownCount(t, dir, `^\s*[0-9]+ (passing|failing)`, "npm", "test")
 	got := names(runPatchedStep(t, dir, joined, "mocha-*.xml"))
+	if len(got) != own {
+		t.Errorf("the breaker reads %d tests, the repository's own npm test runs %d", len(got), own)
+	}
 	want := []string{"app.routes=pass", "app.runs under the test env=pass", "login.redirects=fail"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("the breaker reads %q, want every test npm test runs %q", got, want)
