@@ -408,6 +408,12 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		return err
 	}
 	var written []ledger.Entry
+	pushedAway := map[string]bool{} // as GitHub's timeline lists them: every head off the branch
+	for _, h := range heads {
+		if !onBranch[h] {
+			pushedAway[h] = true
+		}
+	}
 	for i, h := range heads {
 		at, runID := start.Add(time.Duration(i)*time.Minute), int64(1000+i)
 		l := evaluate.Ledger{Source: "check-runs", Key: c.key, Entries: written}
@@ -447,7 +453,7 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 		if l.From != nil {
 			read = append(slices.Clone(read), *l.From)
 		}
-		if rb := ledger.EncodeRelay(action.Relay(w, read, upTo(snap.Commits(), h), run.Belongs), c.key); rb != "" {
+		if rb := ledger.EncodeRelay(action.Relay(w, read, upTo(snap.Commits(), h), run.Belongs, pushedAway), c.key); rb != "" {
 			text += "\n" + rb
 		}
 		c.ledgerBytes += len(text)

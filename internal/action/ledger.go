@@ -29,6 +29,7 @@ type remoteState struct {
 	defaultBranch, defaultSHA string
 	pushers                   []string
 	commits                   []string // the pull request's own commits (or the branch's history)
+	forcePushed               []string // the heads its force pushes replaced (forge.LedgerState)
 	tags                      map[string]string
 	comments                  []forge.Comment
 	complete                  bool    // comments holds every comment of the pull request
@@ -54,7 +55,7 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 		return remoteState{}, err
 	}
 	rs := remoteState{baseSHA: q.Base, baseRuns: st.BaseRuns, baseRead: st.BaseRead, tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete, minimized: st.Minimized,
-		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer, commits: st.Commits}
+		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer, commits: st.Commits, forcePushed: st.ForcePushed}
 	noteRateLimit(r, st.RateLimit)
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {
@@ -120,8 +121,23 @@ func readNewest(ctx context.Context, r *run, q LedgerQuery, also []string) (st L
 	if st, err = r.api.ledger.ReadLedger(ctx, nq); err != nil {
 		return st, read, 0, "", err
 	}
-	who := evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}
 	hasBefore := r.before != "" && slices.ContainsFunc(st.Commits, func(c string) bool { return breaker.SameSHA(c, r.before) })
+	forced := r.before != "" && slices.ContainsFunc(st.ForcePushed, func(h string) bool { return breaker.SameSHA(h, r.before) })
+	if forced && !hasBefore && !r.wideBefore && !r.wholeLine {
+		// A force push took before off the pull request (its timeline says
+		// so): read before's history too (one more query), where the entry
+		// at before and the newest entries its carry leaves out are,
+		// rather than every earlier head one query each.
+		nq.Before, nq.BeforeDepth = r.before, relayDistance
+		wide, err := r.api.ledger.ReadLedger(ctx, nq)
+		if err != nil {
+			return wide, read, 0, "", err
+		}
+		wide.RateLimit.Queries += st.RateLimit.Queries
+		wide.RateLimit.Cost += st.RateLimit.Cost
+		st = wide
+	}
+	who := evaluate.Run{PR: q.PR, Branch: q.Branch, Commits: st.Commits}
 	if !r.wholeLine { // the read holds before's history too, however many commits the push added
 		if page, ok := readFromCarry(ctx, r, q, st, who); ok {
 			return st, page, 0, "", nil
@@ -770,23 +786,33 @@ func relayed(r *run, snap evaluate.Snapshot, e ledger.Entry) []ledger.Entry {
 	if l.From != nil {
 		read = append(slices.Clone(read), *l.From)
 	}
-	return Relay(e, read, snap.Commits(), snap.Belongs)
+	listed := map[string]bool{}
+	for _, h := range r.state.forcePushed {
+		listed[strings.ToLower(h)] = true
+	}
+	return Relay(e, read, snap.Commits(), snap.Belongs, listed)
 }
 
 // Relay is what the check run of entry e relays (ledger.EncodeRelay): the
 // entries the next run, starting from e's carry, needs (the newest
 // entries below e: its window and the carry's newest push) whose heads lie
 // relayDistance commits or more behind e's head on its branch (commits,
-// base..head), of those read (this pull request's: belongs). A head a
-// force push took away is in the next read's force pushes. None when e
-// keeps no carry, or the next run finds them all in its read.
-func Relay(e ledger.Entry, read []ledger.Entry, commits []breaker.Commit, belongs func(ledger.Entry) bool) []ledger.Entry {
+// base..head), or off it and not a head a force push replaced (the next
+// read lists those: forcePushed; a rebase takes the heads before it away
+// unlisted), of those read (this pull request's: belongs). None when e keeps no carry, or the next run finds
+// them all in its read.
+func Relay(e ledger.Entry, read []ledger.Entry, commits []breaker.Commit, belongs func(ledger.Entry) bool, forcePushed map[string]bool) []ledger.Entry {
 	if e.Carry == nil {
 		return nil
 	}
 	far := map[string]bool{} // on the branch, relayDistance commits or more behind e's head
-	for i := len(commits) - 1 - relayDistance; i >= 0; i-- {
-		far[strings.ToLower(commits[i].SHA)] = true
+	near := map[string]bool{}
+	for i, c := range commits {
+		if i <= len(commits)-1-relayDistance {
+			far[strings.ToLower(c.SHA)] = true
+		} else {
+			near[strings.ToLower(c.SHA)] = true
+		}
 	}
 	lo := e.Seq - e.Carry.NewestEntries()
 	var keep []ledger.Entry
@@ -797,9 +823,13 @@ func Relay(e ledger.Entry, read []ledger.Entry, commits []breaker.Commit, belong
 			continue
 		}
 		seen[le.CheckRunID] = true
-		if n++; far[strings.ToLower(le.Head)] {
+		// Far behind, or off the branch (a force push took it away: the
+		// next read's force pushes name only the head each one replaced,
+		// not that head's history).
+		if h := strings.ToLower(le.Head); far[h] || (!near[h] && !forcePushed[h]) {
 			keep = append(keep, le)
 		}
+		n++
 	}
 	if len(keep) == 0 || n > ledger.MaxRelay {
 		return nil // the next run finds them all in its read, or they are more than a relay holds

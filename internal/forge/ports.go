@@ -237,9 +237,12 @@ type LedgerState struct {
 	// Commits are the pull request's own commits (or the branch's
 	// history) as the query listed them: entries on them are
 	// observations of this line of work, whoever wrote them.
-	Commits  []string
-	Tags     map[string]string // tag name (without refs/tags/) → commit SHA
-	Comments []Comment         // the pull request's newest comments, when PR > 0
+	Commits []string
+	// ForcePushed are the heads the pull request's force pushes replaced,
+	// as its timeline lists them (those the read reached).
+	ForcePushed []string
+	Tags        map[string]string // tag name (without refs/tags/) → commit SHA
+	Comments    []Comment         // the pull request's newest comments, when PR > 0
 	// Pushers are the GitHub logins of the pull request's commit authors
 	// and committers: treated as the agent, who may not reset itself.
 	Pushers []string

@@ -704,6 +704,7 @@ func (lr *ledgerRead) prCommit(ctx context.Context, cm prCommit) error {
 // forcePush adds the check runs of the head a force push replaced.
 func (lr *ledgerRead) forcePush(ctx context.Context, n forcePush) error {
 	if b := n.Event.BeforeCommit; b != nil {
+		lr.st.ForcePushed = append(lr.st.ForcePushed, string(b.Oid))
 		return lr.commit(ctx, b.Oid, b.CheckSuites)
 	}
 	return nil

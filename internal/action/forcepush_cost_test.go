@@ -1,0 +1,83 @@
+package action_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The run after a force push over many earlier heads costs what any run
+// costs (issue 50): sixty one-commit pushes, then a rebase onto a newer
+// base and a force push; the run after it and the one after that each
+// make at most five requests.
+func TestForcePush_TheRunAfterARebaseCostsWhatAnyRunCosts(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	r.inputs["ledger-key"] = "a-ledger-key-of-the-force-push-rig"
+	r.git("checkout", "-q", "-b", "agent/refactor")
+	r.results(map[string]string{"TestCart": "pass"})
+	const pushes = 60
+	for i := range pushes {
+		r.commit(fmt.Sprintf("Refactor the cart, step %d", i+1))
+		event := "synchronize"
+		if i == 0 {
+			event = "opened"
+		}
+		r.giveCommits(r.git("rev-parse", "HEAD")) // GitHub has every pushed commit
+		if o := r.pullRequest(event, r.open(7, "agent/refactor")); o.Err != nil {
+			t.Fatalf("push %d: %v", i+1, o.Err)
+		}
+	}
+	away := r.git("rev-parse", "agent/refactor")
+	r.git("checkout", "-q", "main")
+	r.commit("Move on the base")
+	r.git("checkout", "-q", "agent/refactor")
+	r.git("rebase", "-q", "main")
+	r.srv.AddForcePush(7, away) // GitHub's timeline names the head the force push replaced
+	for i, what := range []string{"the run after the force push", "the run after it"} {
+		if i == 1 {
+			r.commit("One more step")
+		}
+		r.giveCommits(r.git("rev-parse", "HEAD"))
+		before := r.srv.CallCount()
+		o := r.pullRequest("synchronize", r.open(7, "agent/refactor"))
+		if o.Err != nil {
+			t.Fatalf("%s: %v", what, o.Err)
+		}
+		if n := r.srv.CallCount() - before; n > 5 {
+			t.Errorf("%s made %d requests, want at most 5\n%s", what, n, o.stdout)
+		}
+	}
+}
+
+// A rebase and force push in the middle of a line decides as reading every
+// page does, at every push: the run after it starts from the carry of the
+// entry at its before (read with before's history, one more query), the
+// runs after that from their own carries (the heads the force push took
+// away relayed by the entry that needs them), one query each.
+func TestForcePush_ARebaseDecidesAsTheWholeLine(t *testing.T) {
+	t.Parallel()
+	line := foldLine()
+	const rebase = 18
+	commits := func(r *rig, i int) {
+		if i != rebase {
+			r.commit(fmt.Sprintf("Fix the cart, take %d", i+1))
+			return
+		}
+		away := r.git("rev-parse", "agent/fix-login")
+		r.git("checkout", "-q", "main")
+		r.commit("Move on the base")
+		r.git("checkout", "-q", "agent/fix-login")
+		r.git("rebase", "-q", "main")
+		r.srv.AddForcePush(7, away) // GitHub's timeline names the head the force push replaced
+	}
+	oneQuery := func(i int) bool { return i != rebase }
+	runs, _ := sameAsEveryPage(t, line, commits, nil, judged, oneQuery)
+	for name, outs := range runs {
+		for i := rebase; i < len(line); i++ {
+			if o := outs[i]; !strings.Contains(o.stdout, "the newest entry's carry folds") {
+				t.Errorf("%s: push %d (the rebase is push %d) did not start from a carry:\n%s", name, i+1, rebase+1, o.stdout)
+			}
+		}
+	}
+}
