@@ -44,7 +44,9 @@ func TestForcePush_TheRunAfterARebaseCostsWhatAnyRunCosts(t *testing.T) {
 		if o.Err != nil {
 			t.Fatalf("%s: %v", what, o.Err)
 		}
-		if n := r.srv.CallCount() - before; n > 5 {
+		n := r.srv.CallCount() - before
+		t.Logf("%s: %d requests", what, n)
+		if n > 5 {
 			t.Errorf("%s made %d requests, want at most 5\n%s", what, n, o.stdout)
 		}
 	}
