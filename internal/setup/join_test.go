@@ -404,6 +404,36 @@ jobs:
 	}
 }
 
+// A tox project run for real: the patched line (tox with the JUnit flag
+// through {posargs}) yields the tests tox's own run reports. Debian's tox
+// and pytest, with the project's environment on the system's packages (no
+// package index here).
+func TestJoin_AToxProjectRunsItsOwnTests(t *testing.T) {
+	t.Parallel()
+	tox, err := exec.LookPath("/usr/bin/tox")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tox is not installed; .ci/run installs Debian's tox and python3-pytest")
+		}
+		t.Skip("tox is not installed: apt-get install tox python3-pytest")
+	}
+	dir := repoDir(t, map[string]string{
+		"tox.ini": "[tox]\nenvlist = py\nskipsdist = true\n\n[testenv]\nsitepackages = true\nskip_install = true\ncommands = pytest -v {posargs}\n",
+		"tests/test_markup.py": "def test_escape():\n    assert '&lt;' == '&lt;'\n\n\ndef test_striptags():\n    assert 'a b' == 'a  b'\n\n\n" +
+			"def test_unescape():\n    assert 1 == 1\n",
+		".github/workflows/tests.yaml": "name: Tests\non:\n  pull_request:\njobs:\n  tests:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: pip install tox\n      - run: tox -e py\n",
+	})
+	_, joined := joinPlan(t, dir, ".github/workflows/tests.yaml", "Tests")
+	env := []string{"PATH=" + filepath.Dir(tox) + string(os.PathListSeparator) + os.Getenv("PATH"), "PIP_NO_INDEX=1"}
+	own := ownCount(t, dir, `::\S+ (PASSED|FAILED|ERROR|SKIPPED)`, "/usr/bin/tox", "-e", "py")
+	got := names(runPatchedStep(t, dir, joined, "junit.xml", env...))
+	want := []string{"tests.test_markup.test_escape=pass", "tests.test_markup.test_striptags=fail", "tests.test_markup.test_unescape=pass"}
+	if strings.Join(got, " ") != strings.Join(want, " ") || len(got) != own {
+		t.Errorf("the breaker reads %q (tox's own run reports %d), want %q", got, own, want)
+	}
+}
+
 // What init cannot patch it leaves alone and writes nothing beside it (the
 // suite would run twice): it names the file, why, and the two ways on;
 // --new-workflow writes the breaker's own test workflow all the same, and
