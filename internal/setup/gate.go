@@ -103,13 +103,11 @@ permissions: {}
 jobs:
 `
 
-func (w writer) claudeGate() string {
-	return gateHeader + `#
-# Claude runs when someone mentions it on a pull request.
-name: claude
-
-` + onComment + w.gateJob("github.event.issue.pull_request && contains(github.event.comment.body, '@claude')") + `
-  claude:
+// claudeJob is the head of the job that runs Claude once the gate passed:
+// the scopes claude-code-action asks for, up to its steps.
+func claudeJob(id string) string {
+	return `
+  ` + id + `:
     needs: gate
     runs-on: ubuntu-latest
     timeout-minutes: 60
@@ -119,7 +117,15 @@ name: claude
       issues: write
       id-token: write
     steps:
-      - uses: ` + useCheckout + `
+`
+}
+
+func (w writer) claudeGate() string {
+	return gateHeader + `#
+# Claude runs when someone mentions it on a pull request.
+name: claude
+
+` + onComment + w.gateJob("github.event.issue.pull_request && contains(github.event.comment.body, '@claude')") + claudeJob("claude") + `      - uses: ` + useCheckout + `
       - uses: ` + uses("anthropics/claude-code-action") + `
         with:
           anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}
@@ -248,18 +254,7 @@ on:
 permissions: {}
 
 jobs:
-` + w.gateJob("github.event.workflow_run.conclusion == 'failure' && github.event.workflow_run.event == 'pull_request'") + `
-  fix:
-    needs: gate
-    runs-on: ubuntu-latest
-    timeout-minutes: 60
-    permissions:
-      contents: write
-      pull-requests: write
-      issues: write
-      id-token: write
-    steps:
-      - uses: ` + useCheckout + `
+` + w.gateJob("github.event.workflow_run.conclusion == 'failure' && github.event.workflow_run.event == 'pull_request'") + claudeJob("fix") + `      - uses: ` + useCheckout + `
         with:
           ref: ${{ github.event.workflow_run.head_branch }}
       - uses: ` + uses("anthropics/claude-code-action") + `
