@@ -2,8 +2,10 @@ package action_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The run after a force push over many earlier heads costs what any run
@@ -81,5 +83,56 @@ func TestForcePush_ARebaseDecidesAsTheWholeLine(t *testing.T) {
 				t.Errorf("%s: push %d (the rebase is push %d) did not start from a carry:\n%s", name, i+1, rebase+1, o.stdout)
 			}
 		}
+	}
+}
+
+// The CPU of the run after a rebase against an ordinary push's, in the
+// same process (issue 50: within 1.5×): sixty one-commit pushes, a rebase
+// and force push, then three ordinary pushes, whose median is the
+// reference. Reported, never asserted:
+//
+//	go test ./internal/action -run '^$' -bench ForcePush -benchtime 3x
+func BenchmarkForcePush_TheRunAfterARebase(b *testing.B) {
+	var after, ordinary []float64
+	for range b.N {
+		r := newRig(b)
+		r.inputs["ledger-key"] = "a-ledger-key-of-the-force-push-rig"
+		r.git("checkout", "-q", "-b", "agent/refactor")
+		r.results(map[string]string{"TestCart": "pass", "TestLogin": "fail"})
+		run := func(event string) float64 {
+			r.giveCommits(r.git("rev-parse", "HEAD"))
+			pr := r.open(7, "agent/refactor")
+			start := cpuTime()
+			if o := r.pullRequest(event, pr); o.Err != nil {
+				b.Fatal(o.Err)
+			}
+			return float64(cpuTime()-start) / float64(time.Millisecond)
+		}
+		for i := range 60 {
+			r.commit(fmt.Sprintf("Refactor the cart, step %d", i+1))
+			run(map[bool]string{true: "opened", false: "synchronize"}[i == 0])
+		}
+		away := r.git("rev-parse", "agent/refactor")
+		r.git("checkout", "-q", "main")
+		r.commit("Move on the base")
+		r.git("checkout", "-q", "agent/refactor")
+		r.git("rebase", "-q", "main")
+		r.srv.AddForcePush(7, away)
+		after = append(after, run("synchronize"))
+		var own []float64
+		for i := range 3 {
+			r.commit(fmt.Sprintf("One more step, %d", i+1))
+			own = append(own, run("synchronize"))
+		}
+		slices.Sort(own)
+		ordinary = append(ordinary, own[1])
+	}
+	slices.Sort(after)
+	slices.Sort(ordinary)
+	a, o := after[len(after)/2], ordinary[len(ordinary)/2]
+	b.ReportMetric(a, "after-rebase-cpu-ms")
+	b.ReportMetric(o, "ordinary-cpu-ms")
+	if o > 0 {
+		b.ReportMetric(a/o, "ratio")
 	}
 }

@@ -33,7 +33,7 @@ const webhooks = "../actionenv/testdata/webhooks"
 // of the breaker's step. Each run is a minute after the one before, with
 // its own run id, as on GitHub.
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	srv    *ghfake.Server
 	inputs map[string]string
@@ -52,13 +52,13 @@ type rig struct {
 	held time.Time
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	t.Helper()
 	return newRigWith(t)
 }
 
 // newRigWith is newRig with more of the fake GitHub's options.
-func newRigWith(t *testing.T, opts ...ghfake.Option) *rig {
+func newRigWith(t testing.TB, opts ...ghfake.Option) *rig {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
