@@ -205,6 +205,7 @@ func TestInit_BadInputNamesTheFix(t *testing.T) {
 		{"unknown agent", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--agent", "gemini"}, ExitUsage, []string{"--agent \"gemini\"", "copilot"}},
 		{"unknown agent, no repository", nil, []string{"--action", initAction, "--agent", "gemini", "--dir", "/nonexistent/dir"}, ExitUsage, []string{"--agent \"gemini\""}},
 		{"simple without an App", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--simple", "--no-app"}, ExitUsage, []string{"--no-app", "--simple"}},
+		{"unknown gate", map[string]string{"go.mod": "module x\n"}, []string{"--action", initAction, "--gate", "cursor"}, ExitUsage, []string{"--gate \"cursor\"", "codex", "fix-ci"}},
 		{"a package.json without a known framework", map[string]string{"package.json": `{"scripts": {"test": "ava"}}`}, []string{"--action", initAction}, ExitError, []string{"--runner", "vitest"}},
 	}
 	for _, c := range cases {
