@@ -108,3 +108,40 @@ func (r *rig) namedArtifact(runID int64, name, path, junit string) {
 	}
 	r.srv.AddArtifact(runID, name, buf.Bytes())
 }
+
+// The agent's workflow names the artifacts: a pattern reads at most 16 of
+// them and only names a folder can have; past either the run fails with
+// the reason, and no file of any of them is read.
+func TestMatrix_ArtifactsTheAgentNamesAreBounded(t *testing.T) {
+	t.Parallel()
+	for name, add := range map[string]func(r *rig, runID int64){
+		"17 legs": func(r *rig, runID int64) {
+			for leg := range 17 {
+				r.namedArtifact(runID, fmt.Sprintf("test-results-%d", leg), "junit.xml", junitOf(map[string]string{"TestLogin": "pass"}))
+			}
+		},
+		"a name that climbs": func(r *rig, runID int64) {
+			r.namedArtifact(runID, "test-results-0", "junit.xml", junitOf(map[string]string{"TestLogin": "pass"}))
+			r.namedArtifact(runID, "test-results-/../../escape", "junit.xml", junitOf(map[string]string{"TestLogin": "pass"}))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t)
+			r.hardened()
+			r.inputs["results-artifact"] = "test-results-*"
+			r.inputs["results"] = "**/junit.xml"
+			r.git("checkout", "-q", "-b", "agent/fix-login")
+			r.commit("Fix the login")
+			add(r, 8400)
+			o := r.workflowRun(8400, r.open(7, "agent/fix-login"), "success", "")
+			want := map[string]string{"17 legs": "over the cap of 16", "a name that climbs": "not a name a folder can have"}[name]
+			if o.Err == nil || !strings.Contains(o.Err.Error(), want) {
+				t.Fatalf("%v, want %q", o.Err, want)
+			}
+			if o.Decision != nil {
+				t.Errorf("a verdict from refused artifacts: %s", o.Decision.State)
+			}
+		})
+	}
+}

@@ -1,5 +1,7 @@
 package breaker
 
+import "slices"
+
 // State is the breaker's state for a slice.
 type State string
 
@@ -289,4 +291,19 @@ func (d Decision) LeadTest() string {
 		}
 	}
 	return lead
+}
+
+// FailedAt counts the observed pushes with results and those at which test
+// failed: since the reset, or, with prior, the pushes before it too.
+func (d Decision) FailedAt(test string, prior bool) (failed, pushes int) {
+	for _, s := range d.Pushes {
+		if (s.Prior && !prior) || s.Infra != "" {
+			continue
+		}
+		pushes++
+		if slices.Contains(s.Failing, test) {
+			failed++
+		}
+	}
+	return failed, pushes
 }

@@ -333,16 +333,7 @@ func pushWord(n int) string {
 // pushes allow: "every recent push" only when it failed at each of two or
 // more, and the reset named only when there is an OPEN circuit to reset.
 func (e *evaluator) evidenceQuestion(d Decision, test string) string {
-	failed, observed := 0, 0
-	for _, s := range d.Pushes {
-		if s.Prior || s.Infra != "" {
-			continue
-		}
-		observed++
-		if containsName(s.Failing, test) {
-			failed++
-		}
-	}
+	failed, observed := d.FailedAt(test, false)
 	how := fmt.Sprintf("%s failed at %d of %d observed %s", test, failed, observed, pushWord(observed))
 	if failed == observed && observed >= 2 {
 		how = test + " fails at every recent push"

@@ -26,7 +26,7 @@ func evidenceOnly(d breaker.Decision) (breaker.Diagnostic, bool) {
 // tried push by push, the files, the expectation, the scope and the
 // recovery options folded in <details>, each closed.
 func evidenceBlocks(d breaker.Decision, g breaker.Diagnostic) []block {
-	failed, pushes := failedAt(d, g.Test)
+	failed, pushes := d.FailedAt(g.Test, false)
 	state := stateWords(d)
 	if d.Tripped {
 		state = "**" + EscapeInline(string(d.State)) + "**" // the title says why

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
@@ -67,7 +66,6 @@ func Markdown(d breaker.Decision, opts Options) string {
 }
 
 func markdownBlocks(d breaker.Decision, ack string) []block {
-	// Every layout starts with the title and a person's acknowledgement.
 	// Every layout starts with the title, then on its second line the
 	// test that failed, then CI's error; a person's acknowledgement comes
 	// after that first block.
@@ -132,18 +130,11 @@ func leadBlock(d breaker.Decision) string {
 	if test == "" {
 		return ""
 	}
-	failed, pushes := failedAt(d, test)
+	failed, pushes := d.FailedAt(test, false)
 	when := ""
 	if pushes == 0 {
 		// A reset: what failed is the pushes before it.
-		for _, s := range d.Pushes {
-			if s.Infra == "" {
-				pushes++
-				if slices.Contains(s.Failing, test) {
-					failed++
-				}
-			}
-		}
+		failed, pushes = d.FailedAt(test, true)
 		when = " before the reset"
 	}
 	s := fmt.Sprintf("%s failed at %d of %d observed %s%s\n", span(test), failed, pushes, Plural(pushes, "push", "pushes"), when)
@@ -161,22 +152,6 @@ func leadBlock(d breaker.Decision) string {
 // leadErrorLines is how many lines of CI's error the compact layout shows
 // in view: the rest is in the folded report and the check run.
 const leadErrorLines = 3
-
-// failedAt counts the observed pushes with results since the reset, and
-// those at which test failed.
-func failedAt(d breaker.Decision, test string) (failed, pushes int) {
-	for _, s := range d.Pushes {
-		if !s.Prior && s.Infra == "" {
-			pushes++
-			for _, n := range s.Failing {
-				if n == test {
-					failed++
-				}
-			}
-		}
-	}
-	return failed, pushes
-}
 
 // compactSummary is the first line of the compact layout: the state and
 // why, the slice; one short of a trip, that the next failed push stops
