@@ -444,7 +444,7 @@ func (c *benchCase) seed(heads []string, onBranch map[string]bool) error {
 				}
 			}
 		}
-		e.PrevHeads, e.Since, e.Seq = evaluate.NamePrevHeads(written, history, h)
+		e.PrevHeads, e.Since, e.Seq = evaluate.NamePrevHeads(written, nil, history, h)
 		block, w := ledger.Encode(e, c.key)
 		text := "The ledger entry of this head.\n\n" + block
 		// As the Action's writer relays them (action.Relay): the entries
@@ -607,6 +607,7 @@ func runLine(tmp string, cfg config, signed string) error {
 		c.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-1", BaseRef: "main", BaseSHA: shas[0], Author: "agent-bot"})
 		c.srv.SetPullRequestCommits(7, shas[1:i+1])
 		c.srv.SetRef("heads/agent/S-1", head)
+		c.srv.SetGraphQLRemaining(ghfake.DefaultGraphQLLimit) // each push in an hour of its own: the budget is not what is measured
 		commit := map[string]any{}
 		for key, v := range template {
 			commit[key] = v

@@ -69,6 +69,7 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 		r.note("read the ledger entries of %d earlier heads the pull request no longer shows (rebased or squashed away)", followed)
 	}
 	rs.ledger.Entries, rs.ledger.Tampered, rs.ledger.TamperedIDs, rs.ledger.From, rs.ledger.Edge = read.Entries, read.Tampered, read.TamperedIDs, read.From, read.Edge
+	rs.ledger.Links = read.Links
 	for _, n := range read.Notes {
 		r.note("%s", n)
 	}
@@ -185,11 +186,12 @@ func readFromCarry(ctx context.Context, r *run, q LedgerQuery, st LedgerState, w
 		r.ax.Logf("breaker: %s", note)
 	}
 	page.done()
-	window, from, edge, why := foldedLine(page, who, before, r.head, []byte(r.in.LedgerKey))
+	fold, why := foldedLine(page, who, before, r.head, []byte(r.in.LedgerKey))
 	if why != "" {
 		r.ax.Logf("breaker: not starting from the newest entry's carry: %s", why)
 		return Decoded{}, false
 	}
+	from := fold.from
 	if len(r.in.LedgerKey) == 0 && from.Carry.Reset != "" {
 		// Without a key a reset is read back against its comment at every
 		// run (DESIGN §5): the carry keeps who asked for it, and where.
@@ -199,8 +201,8 @@ func readFromCarry(ctx context.Context, r *run, q LedgerQuery, st LedgerState, w
 		}
 	}
 	r.ax.Logf("breaker: read the ledger from the pull request's newest 100 commits and force pushes: the newest entry's carry folds %d pushes, and the %d entries after it are there",
-		from.Carry.Pushes, len(window))
-	page.Entries, page.From, page.Edge = window, from, edge
+		from.Carry.Pushes, len(fold.window))
+	page.Entries, page.From, page.Edge, page.Links = fold.window, from, fold.edge, fold.links
 	return page, true
 }
 
@@ -341,8 +343,11 @@ type Decoded struct {
 	// From is the newest entry, whose carry the run starts from: Entries
 	// are then the entries after the carry (fold.go), and Edge the head of
 	// the carry's newest push.
-	From     *ledger.Entry
-	Edge     string
+	From *ledger.Entry
+	Edge string
+	// Links are, from a carry, the line's entries at its express-link
+	// places below Entries (evaluate.Ledger.Links).
+	Links    []ledger.Entry
 	Tampered []string
 	// TamperedIDs are the ids of the check runs of Tampered, in order.
 	TamperedIDs []int64
@@ -786,6 +791,7 @@ func relayed(r *run, snap evaluate.Snapshot, e ledger.Entry) []ledger.Entry {
 	if l.From != nil {
 		read = append(slices.Clone(read), *l.From)
 	}
+	read = append(slices.Clone(read), l.Links...)
 	listed := map[string]bool{}
 	for _, h := range r.state.forcePushed {
 		listed[strings.ToLower(h)] = true
@@ -795,11 +801,13 @@ func relayed(r *run, snap evaluate.Snapshot, e ledger.Entry) []ledger.Entry {
 
 // Relay is what the check run of entry e relays (ledger.EncodeRelay): the
 // entries the next run, starting from e's carry, needs (the newest
-// entries below e: its window and the carry's newest push) whose heads lie
-// relayDistance commits or more behind e's head on its branch (commits,
-// base..head), or off it and not a head a force push replaced (the next
-// read lists those: forcePushed; a rebase takes the heads before it away
-// unlisted), of those read (this pull request's: belongs). None when e keeps no carry, or the next run finds
+// entries below e: its window and the carry's newest push; and the
+// line's entries at its express-link places, linkPlaces, which the runs
+// after it name) whose heads lie relayDistance commits or more behind e's
+// head on its branch (commits, base..head), or off it and not a head a
+// force push replaced (the next read lists those: forcePushed; a rebase
+// takes the heads before it away unlisted), of those read (this pull
+// request's: belongs). None when e keeps no carry, or the next run finds
 // them all in its read.
 func Relay(e ledger.Entry, read []ledger.Entry, commits []breaker.Commit, belongs func(ledger.Entry) bool, forcePushed map[string]bool) []ledger.Entry {
 	if e.Carry == nil {
@@ -815,11 +823,13 @@ func Relay(e ledger.Entry, read []ledger.Entry, commits []breaker.Commit, belong
 		}
 	}
 	lo := e.Seq - e.Carry.NewestEntries()
+	links := linkPlaces(e.Seq)
 	var keep []ledger.Entry
 	seen := map[int64]bool{}
 	n := 0
 	for _, le := range read {
-		if le.Kind == ledger.KindBase || le.CheckRunID == 0 || seen[le.CheckRunID] || le.Seq < lo || le.Seq >= e.Seq || !belongs(le) {
+		window := le.Seq >= lo && le.Seq < e.Seq
+		if le.Kind == ledger.KindBase || le.CheckRunID == 0 || seen[le.CheckRunID] || !belongs(le) || !window && (le.Seq >= e.Seq || !slices.Contains(links, le.Seq)) {
 			continue
 		}
 		seen[le.CheckRunID] = true
@@ -829,9 +839,11 @@ func Relay(e ledger.Entry, read []ledger.Entry, commits []breaker.Commit, belong
 		if h := strings.ToLower(le.Head); far[h] || (!near[h] && !forcePushed[h]) {
 			keep = append(keep, le)
 		}
-		n++
+		if window {
+			n++
+		}
 	}
-	if len(keep) == 0 || n > ledger.MaxRelay {
+	if len(keep) == 0 || n > breaker.Window {
 		return nil // the next run finds them all in its read, or they are more than a relay holds
 	}
 	ledger.Sort(keep)

@@ -32,6 +32,11 @@ type Ledger struct {
 	// none.
 	From *ledger.Entry
 	Edge string
+	// Links, from a carry, are the line's entries below Entries at the
+	// places its skip list's express links name (action.linkPlaces): the
+	// entry this run writes names them (PrevHeads), and its relay carries
+	// them on. They are never counted: the carry holds their pushes.
+	Links []ledger.Entry
 }
 
 // Run describes this run, for the entry it writes.
@@ -602,7 +607,7 @@ func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
 	for _, c := range s.input.Commits {
 		history[strings.ToLower(c.SHA)] = true
 	}
-	prev, since, seq = NamePrevHeads(line, history, s.run.Head)
+	prev, since, seq = NamePrevHeads(line, s.ledger.Links, history, s.run.Head)
 	since = s.foldSince(since, history)
 	if b := s.meta.Before; history[strings.ToLower(b)] && !breaker.SameSHA(b, s.run.Head) && !slices.ContainsFunc(s.ledger.Entries, func(e ledger.Entry) bool { return breaker.SameSHA(e.Head, b) }) &&
 		!slices.ContainsFunc(prev, func(h string) bool { return breaker.SameSHA(h, b) }) {
@@ -615,9 +620,11 @@ func (s Snapshot) PrevHeads() (prev []string, since string, seq int) {
 }
 
 // NamePrevHeads is Snapshot.PrevHeads over the entries of a line of work:
-// what the entry at head names, given the line's entries its run read and
-// the commits of head's history (lower-case SHAs).
-func NamePrevHeads(line []ledger.Entry, history map[string]bool, head string) (prev []string, since string, seq int) {
+// what the entry at head names, given the line's entries its run read, the
+// entries at express-link places below them (Ledger.Links: a run from a
+// carry reads only the newest entries) and the commits of head's history
+// (lower-case SHAs).
+func NamePrevHeads(line, links []ledger.Entry, history map[string]bool, head string) (prev []string, since string, seq int) {
 	entries := append([]ledger.Entry(nil), line...)
 	ledger.Sort(entries)
 	self := strings.ToLower(head)
@@ -645,6 +652,11 @@ func NamePrevHeads(line []ledger.Entry, history map[string]bool, head string) (p
 		}
 	}
 	seq = min(top+1, ledger.MaxSeq) // a forged seq at the bound never makes the next entry unreadable
+	for _, e := range links {
+		if h := strings.ToLower(e.Head); e.Seq > 0 && e.Seq < seq && h != self && !slices.Contains(bySeq[e.Seq], e.Head) {
+			bySeq[e.Seq] = append(bySeq[e.Seq], e.Head)
+		}
+	}
 	named := map[string]bool{}
 	var picked []string
 	name := func(h string) {

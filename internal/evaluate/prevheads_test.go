@@ -30,7 +30,7 @@ func (w *lineWriter) head() string {
 // history (lower case).
 func (w *lineWriter) write(head string, history map[string]bool) ledger.Entry {
 	e := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: time.Unix(int64(1_800_000_000+len(w.entries)*60), 0).UTC(), RunID: int64(len(w.entries) + 1)}
-	e.PrevHeads, e.Since, e.Seq = NamePrevHeads(w.entries, history, head)
+	e.PrevHeads, e.Since, e.Seq = NamePrevHeads(w.entries, nil, history, head)
 	w.entries = append(w.entries, e)
 	return e
 }

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/greenlight-ci/breaker/internal/breaker"
 )
 
 // A run whose entry keeps a carry may add to its check run's text a
@@ -28,8 +30,9 @@ const (
 )
 
 // MaxRelay bounds the entries one relay holds: the window's, below the
-// entry that writes it.
-const MaxRelay = 16
+// entry that writes it, and one a level of the skip list's express links
+// (ten levels of SkipBase reach MaxSeq).
+const MaxRelay = breaker.Window + 10
 
 // relayWire is a relay on the wire.
 type relayWire struct {
