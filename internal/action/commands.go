@@ -9,12 +9,10 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
-
-// writerPermissions are the repository permissions that may run commands.
-var writerPermissions = []string{"admin", "maintain", "write"}
 
 // onComment runs a /breaker command from a pull request comment, once the
 // commenter is verified as a human writer who is not the agent.
@@ -32,8 +30,8 @@ func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComm
 		r.ax.Logf("breaker: nothing to do: /breaker commands act on pull requests, and #%d is an issue", c.Issue)
 		return Outcome{}
 	}
-	if cmd.problem != "" {
-		return refuse(ctx, r, c, cmd, cmd.problem)
+	if cmd.Problem != "" {
+		return refuse(ctx, r, c, cmd, cmd.Problem)
 	}
 	if why := notAPerson(r, c); why != "" {
 		return refuse(ctx, r, c, cmd, why)
@@ -55,7 +53,7 @@ func onComment(ctx context.Context, r *run, action string, c actionenv.IssueComm
 	} else if why != "" {
 		return refuse(ctx, r, c, cmd, why)
 	}
-	if cmd.kind == cmdDebug {
+	if cmd.Kind == cmdDebug {
 		return pullCordComment(ctx, r, c, pr)
 	}
 	if why, err := oneCommentOneReset(ctx, r, c, rs); err != nil {
@@ -99,7 +97,7 @@ func verify(ctx context.Context, r *run, c actionenv.IssueComment, pr forge.Pull
 	if err != nil {
 		return "", fmt.Errorf("ask GitHub the permission of %s: %w", login, err)
 	}
-	if !slices.Contains(writerPermissions, perm) {
+	if !slices.Contains(evaluate.WriterPermissions, perm) {
 		return login + " has " + perm + " permission on the repository; breaker commands need write, maintain or admin", nil
 	}
 	return "", nil
@@ -144,8 +142,8 @@ func oneCommentOneReset(ctx context.Context, r *run, c actionenv.IssueComment, r
 // A refused command is an answer, not a failure of the check.
 func refuse(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, why string) Outcome {
 	name := "/breaker"
-	if cmd.kind != "" {
-		name += " " + string(cmd.kind)
+	if cmd.Kind != "" {
+		name += " " + string(cmd.Kind)
 	}
 	msg := fmt.Sprintf("Refused %s from %s: %s.", name, c.Author, why)
 	r.note("%s", msg)

@@ -304,27 +304,8 @@ func resetUnverified(ctx context.Context, r *run, pr int, e ledger.Entry, pusher
 		return "", err
 	case !found:
 		return fmt.Sprintf("comment %d no longer exists", id), nil
-	case c.Edited:
-		return fmt.Sprintf("comment %d was edited", id), nil
-	case pr > 0 && c.Issue != 0 && c.Issue != pr:
-		return fmt.Sprintf("comment %d is on #%d", id, c.Issue), nil
-	case !forge.SameLogin(c.Author, e.Reset.Author):
-		return fmt.Sprintf("comment %d is by %s, not %s", id, c.Author, e.Reset.Author), nil
-	case slices.ContainsFunc(pushers, func(p string) bool { return forge.SameLogin(p, c.Author) }):
-		return fmt.Sprintf("comment %d is by %s, who wrote or pushed commits of the pull request", id, c.Author), nil
 	}
-	cmd, ok := parseCommand(c.Body)
-	if !ok || cmd.kind != cmdReset || (cmd.slice != "" && cmd.slice != e.Slice) {
-		return fmt.Sprintf("comment %d is not a /breaker reset of slice %s", id, e.Slice), nil
-	}
-	perm, err := r.api.people.Permission(ctx, c.Author)
-	if err != nil {
-		return "", err
-	}
-	if !slices.Contains(writerPermissions, perm) {
-		return fmt.Sprintf("%s has %s permission now", c.Author, perm), nil
-	}
-	return "", nil
+	return evaluate.ResetRefused(c, pr, e.Reset.Author, e.Slice, pushers, func(login string) (string, error) { return r.api.people.Permission(ctx, login) })
 }
 
 // maxPrevRounds bounds the rounds of following earlier heads: the names

@@ -31,8 +31,8 @@ func TestPrintedCommandsAreAccepted(t *testing.T) {
 				"[--rollback]", "--rollback", "[guidance]", "try the index", "[slice]", "").Replace(m)
 			cmd = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cmd), "followed by your guidance"))
 			parsed, ok := parseCommand(cmd)
-			if !ok || parsed.problem != "" {
-				t.Errorf("%s prints %q, which the breaker refuses: %q", filepath.Base(f), m, parsed.problem)
+			if !ok || parsed.Problem != "" {
+				t.Errorf("%s prints %q, which the breaker refuses: %q", filepath.Base(f), m, parsed.Problem)
 			}
 			if strings.Contains(m, "  ") {
 				t.Errorf("%s prints %q with a blank slice", filepath.Base(f), m)

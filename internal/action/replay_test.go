@@ -178,9 +178,15 @@ func seedReplayWindow(t *testing.T) seededWindow {
 
 func (w seededWindow) replay(t *testing.T, o replay.Options) replay.Report {
 	t.Helper()
+	return w.replayIn(t, w.r.dir, o)
+}
+
+// replayIn replays the window from the clone at dir.
+func (w seededWindow) replayIn(t *testing.T, dir string, o replay.Options) replay.Report {
+	t.Helper()
 	client := historyClient(t, w.r, &o)
 	o.Repo, o.Since, o.Until = w.r.srv.Owner()+"/"+w.r.srv.Repo(), w.since, rigEpoch.Add(30*24*time.Hour)
-	o.RepoDir, o.Agents, o.Policy = w.r.dir, []string{"agent-bot"}, breaker.DefaultPolicy()
+	o.RepoDir, o.Agents, o.Policy = dir, []string{"agent-bot"}, breaker.DefaultPolicy()
 	if o.Workflow == "" {
 		o.Workflow = "ci.yml"
 	}

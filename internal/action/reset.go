@@ -25,18 +25,18 @@ import (
 // snapshot: before the reset (to find the slice and its checkpoint) and
 // after it.
 func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd, pr forge.PullRequest) Outcome {
-	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.slice, pr: pr.Number, fromLedger: true,
+	snap, before, refs, err := judgeWith(ctx, r, loadSpec{head: pr.HeadSHA, branch: pr.HeadRef, slice: cmd.Slice, pr: pr.Number, fromLedger: true,
 		base: pr.BaseSHA, baseRef: pr.BaseRef, baseSource: breaker.BaseFromAPI})
 	if err != nil {
 		return r.fail("cannot evaluate the branch", err)
 	}
 	slice := snap.Slice()
 	known := snap.Slices(r.in.Slice)
-	if cmd.slice != "" && !slices.Contains(known, cmd.slice) {
-		return refuse(ctx, r, c, cmd, fmt.Sprintf("this pull request has no slice %s; its slices: %s", cmd.slice, strings.Join(known, ", ")))
+	if cmd.Slice != "" && !slices.Contains(known, cmd.Slice) {
+		return refuse(ctx, r, c, cmd, fmt.Sprintf("this pull request has no slice %s; its slices: %s", cmd.Slice, strings.Join(known, ", ")))
 	}
-	if cmd = withSlice(cmd, slice); cmd.problem != "" {
-		return refuse(ctx, r, c, cmd, cmd.problem)
+	if cmd = withSlice(cmd, slice); cmd.Problem != "" {
+		return refuse(ctx, r, c, cmd, cmd.Problem)
 	}
 	if !breaker.ValidSlice(slice) {
 		why := "no slice to reset: name one, e.g. /breaker reset S-3"
@@ -46,7 +46,7 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		return refuse(ctx, r, c, cmd, why)
 	}
 	head := pr.HeadSHA
-	if cmd.rollback {
+	if cmd.Rollback {
 		if why, err := sharedBranch(ctx, r, pr); err != nil {
 			return r.fail("cannot check who else builds on the branch", err)
 		} else if why != "" {
@@ -57,8 +57,8 @@ func reset(ctx context.Context, r *run, c actionenv.IssueComment, cmd breakerCmd
 		}
 	}
 	var x entryExtras
-	x.reset = &ledger.Reset{Author: c.Author, Text: cmd.guidance, At: r.deps.Now().UTC(), CommentID: c.ID,
-		Prior: report.PriorAttempts(before, c.Author, cmd.guidance)}
+	x.reset = &ledger.Reset{Author: c.Author, Text: cmd.Guidance, At: r.deps.Now().UTC(), CommentID: c.ID,
+		Prior: report.PriorAttempts(before, c.Author, cmd.Guidance)}
 	if err := moveResetTag(ctx, r, slice, head); err != nil {
 		r.note("the reset tag was not moved (%v); the reset stands: it is the ledger record, the tag only a convenience", err)
 	} else if !r.in.DryRun {
@@ -147,12 +147,12 @@ func rollback(ctx context.Context, r *run, pr forge.PullRequest, snap evaluate.S
 // what, and the guidance verbatim (rendered as escaped text).
 func resetAck(who, slice, when string, cmd breakerCmd) string {
 	what := "reset"
-	if cmd.rollback {
+	if cmd.Rollback {
 		what = "reset and rolled back"
 	}
 	ack := fmt.Sprintf("%s %s %s at %s; counts restart from here.", who, what, slice, when)
-	if cmd.guidance != "" {
-		ack += "\nGuidance: " + cmd.guidance
+	if cmd.Guidance != "" {
+		ack += "\nGuidance: " + cmd.Guidance
 	}
 	return ack
 }

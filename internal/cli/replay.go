@@ -82,9 +82,11 @@ It needs a read token (GITHUB_TOKEN, else GH_TOKEN: pull requests and
 actions, read) and a clone of the repository holding the pull requests'
 heads (run it in the clone, or give --git-dir):
   git fetch origin '+refs/pull/*/head:refs/remotes/origin/pull/*'
-A head the clone does not have gets no verdict, but its run's failures
-still count for the pushes after it. GITHUB_API_URL is honoured (GitHub
-Enterprise Server).
+A head the clone does not have (force-pushed away) is fetched from its
+origin by its id, as GitHub still serves it; one origin does not serve gets
+no verdict, but its run's failures still count for the pushes after it. A
+maintainer's /breaker reset comment resets the counts where the Action
+would have. GITHUB_API_URL is honoured (GitHub Enterprise Server).
 
 Flags:
   --repo OWNER/NAME    the repository (required)

@@ -361,23 +361,31 @@ func testNames(p breaker.Policy, commits []breaker.Commit) []string {
 }
 
 // readResults reads this run's results. No results at all means the head's
-// tests did not run (infra); an unreadable result file is an error, never
-// green.
+// tests did not run (infra: NothingRead); an unreadable result file is an
+// error, never green.
 func readResults(ctx context.Context, ws *workspace.Workspace, opts Options) (testresult.Report, error) {
 	rep, err := readResultFiles(ctx, ws, opts)
-	switch outcome := strings.ToLower(strings.TrimSpace(opts.TestsOutcome)); {
-	case err != nil || (outcome != "cancelled" && outcome != "skipped"):
-		return rep, err
-	case rep.Infra != "":
-		// A cancelled or skipped run is the agent's workflow's to cancel: it
-		// left no results, and that counts as results withheld (three such
-		// pushes in a row trip no_results, from the first push on), never a
-		// neutral head forever.
+	if err != nil || rep.Infra == "" {
+		return rep, err // results it did leave are judged whatever its conclusion
+	}
+	return NothingRead(opts.TestsOutcome, rep), nil
+}
+
+// NothingRead is the observation of a run whose results read gave no test
+// (rep says why, and of what kind), by the tested run's outcome
+// (tests-outcome; "" when not known): results withheld when the agent's own
+// run was cancelled or skipped (three such pushes in a row trip no_results,
+// from the first push on, never a neutral head forever); otherwise rep as
+// it is (no result file: breaker.InfraNoResults, a failed push once an
+// earlier push had results; a build that failed: breaker.InfraBuild). The
+// Action reads a run so, and `breaker replay` a past run that left nothing
+// it reads (replay.observation): one rule for both.
+func NothingRead(outcome string, rep testresult.Report) testresult.Report {
+	if outcome = strings.ToLower(strings.TrimSpace(outcome)); outcome == "cancelled" || outcome == "skipped" {
 		rep.Infra = "the tests step was " + outcome + " (tests-outcome) and left no results: " + rep.Infra
 		rep.InfraKind = breaker.InfraWithheld
 	}
-	// Results it did leave are judged whatever its conclusion.
-	return rep, nil
+	return rep
 }
 
 // readResultFiles reads the result files the options name.

@@ -3,6 +3,7 @@ package forge
 import (
 	"errors"
 	"strings"
+	"time"
 )
 
 // PullRequest is the subset of a pull request the breaker uses.
@@ -38,9 +39,10 @@ type Comment struct {
 	// Issue is the issue or pull request it is on, when GitHub said.
 	Issue int
 	// Edited says GitHub records a change of the comment after it was
-	// created (its updated_at is later than its created_at); set by a
-	// comment read back one at a time.
+	// created (its updated_at is later than its created_at).
 	Edited bool
+	// CreatedAt is when it was posted.
+	CreatedAt time.Time
 }
 
 // ErrRefExists is returned when creating a ref when the ref already exists.

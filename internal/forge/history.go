@@ -86,4 +86,10 @@ type History interface {
 	// JobLog returns job jobID's log, at most max bytes (its end is kept
 	// when it is longer: a runner's summary is at the end).
 	JobLog(ctx context.Context, jobID int64, max int64) ([]byte, error)
+	// ListComments lists pull request pr's comments, oldest first (a
+	// maintainer's /breaker reset among them).
+	ListComments(ctx context.Context, pr int) ([]Comment, error)
+	// Permission is login's permission on the repository now ("admin",
+	// "maintain", "write", "triage", "read" or "none").
+	Permission(ctx context.Context, login string) (string, error)
 }

@@ -63,7 +63,8 @@ func (c *Client) getPage(ctx context.Context, next string, v any) (*github.Respo
 }
 
 func toComment(cm *github.IssueComment) forge.Comment {
-	return forge.Comment{ID: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: cm.GetBody()}
+	return forge.Comment{ID: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: cm.GetBody(),
+		CreatedAt: cm.GetCreatedAt().UTC(), Edited: cm.GetUpdatedAt().After(cm.GetCreatedAt().Time)}
 }
 
 // CreateComment posts a comment on pull request pr.
@@ -95,7 +96,6 @@ func (c *Client) GetComment(ctx context.Context, id int64) (forge.Comment, bool,
 		return forge.Comment{}, false, err
 	}
 	out := toComment(cm)
-	out.Edited = cm.GetUpdatedAt().After(cm.GetCreatedAt().Time)
 	if i := strings.LastIndexByte(cm.GetIssueURL(), '/'); i >= 0 {
 		out.Issue, _ = strconv.Atoi(cm.GetIssueURL()[i+1:])
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -99,6 +100,12 @@ func TestClient_ListComments_EveryPage(t *testing.T) {
 	got, err := c.ListComments(context.Background(), 5)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].CreatedAt.IsZero() {
+		t.Fatalf("ListComments: %+v; want each comment's created_at", got)
+	}
+	for i := range want { // GitHub's created_at, a second apart in the fake
+		want[i].CreatedAt = got[0].CreatedAt.Add(time.Duration(i) * time.Second)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ListComments (-want +got):\n%s", diff)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/greenlight-ci/breaker/internal/forge"
@@ -64,15 +65,17 @@ func TestClient_RecordedPagination(t *testing.T) {
 			routes["GET "+r.Path] = r // e.g. /repositories/1000/issues?per_page=3&page=2
 		}
 		var items []struct {
-			ID   int64
-			Body string
-			User struct{ Login string }
+			ID        int64
+			Body      string
+			User      struct{ Login string }
+			CreatedAt time.Time `json:"created_at"`
+			UpdatedAt time.Time `json:"updated_at"`
 		}
 		if err := json.Unmarshal(r.Response, &items); err != nil {
 			t.Fatal(err)
 		}
 		for _, it := range items {
-			want = append(want, forge.Comment{ID: it.ID, Author: it.User.Login, Body: it.Body})
+			want = append(want, forge.Comment{ID: it.ID, Author: it.User.Login, Body: it.Body, CreatedAt: it.CreatedAt.UTC(), Edited: it.UpdatedAt.After(it.CreatedAt)})
 		}
 	}
 	rp := newReplay(t, routes)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
@@ -22,30 +23,51 @@ import (
 // pull request through its commits, as the Action's ledger does), and its
 // entry joins the ledger.
 func judge(ctx context.Context, o Options, reads []pullRead, bases map[string]baseRead, rep *Report) error {
-	type at struct{ pr, head int }
+	type at struct {
+		pr, head, reset int // head, or reset (head -1): an index of the pull request's
+		when            time.Time
+	}
 	var order []at
 	for i, p := range reads {
-		for j := range p.Heads {
-			order = append(order, at{i, j})
+		for j, h := range p.Heads {
+			order = append(order, at{i, j, -1, h.At})
+		}
+		for k, x := range p.Resets {
+			order = append(order, at{i, -1, k, x.At})
 		}
 	}
+	// In time order; a reset in the same second as a push comes after it.
 	slices.SortStableFunc(order, func(a, b at) int {
-		return reads[a.pr].Heads[a.head].At.Compare(reads[b.pr].Heads[b.head].At)
+		if c := a.when.Compare(b.when); c != 0 {
+			return c
+		}
+		return cmpBool(a.reset >= 0, b.reset >= 0)
 	})
 	rep.PullRequests = make([]PullRequest, len(reads))
 	for i, p := range reads {
 		rep.PullRequests[i] = newPullRequest(p)
 	}
+	last := map[int]evaluate.Options{} // each pull request's newest judged push, as it was loaded
 	var entries []ledger.Entry
 	for n, x := range order {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if x.reset >= 0 {
+			e, ok, err := judgeReset(ctx, reads[x.pr].Resets[x.reset], last[x.pr], entries, &rep.PullRequests[x.pr])
+			if err != nil {
+				return err
+			}
+			if ok {
+				entries = append(entries, e)
+			}
+			continue
+		}
 		p, h := reads[x.pr], reads[x.pr].Heads[x.head]
 		out := &rep.PullRequests[x.pr]
 		push := Push{N: len(out.Pushes) + 1, Head: h.SHA, RunID: h.RunID, At: h.At, Conclusion: h.Conclusion,
 			Minutes: round1(h.Minutes), Evidence: h.Evidence, EvidenceDetail: h.Detail}
-		obs, partial := observation(h)
+		obs, partial := observation(h, leftResults(p))
 		base := bases[strings.ToLower(h.BaseSHA)]
 		pr := p.PR.Number
 		if h.At.Before(p.PR.CreatedAt) {
@@ -56,6 +78,16 @@ func judge(ctx context.Context, o Options, reads []pullRead, bases map[string]ba
 			Run:      evaluate.Run{ObservedAt: h.At, RunID: h.RunID, Event: h.Event, PR: pr, Branch: p.PR.HeadRef},
 			Observed: &obs, Partial: partial, BaseFailing: setOf(base.Failing), BaseObserved: base.Observed}
 		snap, err := evaluate.Load(ctx, opts)
+		fetched := ""
+		if errors.Is(err, gitlog.ErrMissingObject) {
+			// A head force-pushed away: origin may still serve it by its id.
+			if ferr := fetchHead(ctx, o.RepoDir, h.SHA); ferr != nil {
+				fetched = "; fetching it failed: " + ferr.Error()
+			} else {
+				snap, err = evaluate.Load(ctx, opts)
+				push.Note = "not in the clone: fetched from origin by its id (a head force-pushed away)"
+			}
+		}
 		if errors.Is(err, gitlog.ErrMissingObject) {
 			// A head the clone lacks (force-pushed away, never fetched):
 			// its evidence still joins the ledger, as a force-pushed-away
@@ -67,7 +99,7 @@ func judge(ctx context.Context, o Options, reads []pullRead, bases map[string]ba
 			}
 			entries = append(entries, e)
 			push.Failing = failingOf(h)
-			push.Note = "not in the clone: no verdict of its own; its evidence joins the ledger, as a force-pushed-away head's does"
+			push.Note = "not in the clone: no verdict of its own; its evidence joins the ledger, as a force-pushed-away head's does" + fetched
 			out.Pushes = append(out.Pushes, push)
 			continue
 		}
@@ -77,6 +109,7 @@ func judge(ctx context.Context, o Options, reads []pullRead, bases map[string]ba
 			out.Pushes = append(out.Pushes, push)
 			continue
 		}
+		last[x.pr] = opts
 		d := snap.Decide(breaker.Refs{})
 		// The entry as a later run reads it back: encoded (its test names
 		// become a filter, it fits a check run) and decoded.
@@ -94,16 +127,65 @@ func judge(ctx context.Context, o Options, reads []pullRead, bases map[string]ba
 	return nil
 }
 
+// judgeReset judges reset x as the Action's reset run would have: at the
+// pull request's newest judged push (pushOpts, loaded again with the
+// ledger as it is now), decided as reset there, its entry joining the
+// ledger (ok). A reset before any judged push, or of a slice the pull
+// request does not have, is noted and changes nothing, as the Action
+// would have refused it.
+func judgeReset(ctx context.Context, x resetRead, pushOpts evaluate.Options, entries []ledger.Entry, out *PullRequest) (ledger.Entry, bool, error) {
+	r := Reset{At: x.At, Author: x.Author, Slice: x.Slice}
+	defer func() { out.Resets = append(out.Resets, r) }()
+	if pushOpts.Head == "" {
+		r.Note = "before any push replay judged: nothing to reset"
+		return ledger.Entry{}, false, nil
+	}
+	opts := pushOpts
+	opts.Ledger = evaluate.Ledger{Entries: entries, Source: "replay"}
+	opts.Run.ObservedAt, opts.Run.RunID, opts.Run.Event = x.At, x.CommentID, "issue_comment"
+	snap, err := evaluate.Load(ctx, opts)
+	if err != nil {
+		r.Note = "not judged: " + err.Error()
+		return ledger.Entry{}, false, nil
+	}
+	e, why, err := resetEntry(snap, x)
+	if err != nil {
+		return ledger.Entry{}, false, fmt.Errorf("the reset by %s does not read back: %w", x.Author, err)
+	}
+	r.Head, r.Slice, r.Note = snap.Head(), e.Slice, why
+	return e, why == "", nil
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
 // observation is a head's evidence as the engine's observation: every
 // test of an artifact; the tests a log names (partial: the others are
 // unknown); for a head CI passed with nothing read, no failing test
-// (partial too); for a failed head with nothing read, the evidence floor.
-func observation(h headRead) (testresult.Report, bool) {
+// (partial too). A failed head with nothing read is what the Action reads
+// of a run that left no result file (evaluate.NothingRead: results
+// missing, counted once an earlier push had results) in a pull request
+// whose runs left results (results: an artifact or a log read at some
+// push); in one that left none replay can read, its failure is the
+// evidence floor (breaker.InfraConclusion): the Action would have read
+// result files there, which replay cannot find. A cancelled or skipped
+// run is not counted: the breaker's step in it did not run.
+func observation(h headRead, results bool) (testresult.Report, bool) {
 	switch {
 	case h.Evidence == EvidenceArtifact:
 		return testresult.Report{Tests: toTests(h.Tests)}, false
 	case h.Evidence == EvidenceLog:
 		return testresult.Report{Tests: toTests(h.Tests)}, true
+	case failed(h.Conclusion) && results:
+		return evaluate.NothingRead("", testresult.Report{InfraKind: breaker.InfraNoResults,
+			Infra: "CI concluded " + h.Conclusion + " and its run left no result file or log line naming a failing test"}), true
 	case failed(h.Conclusion):
 		return testresult.Report{InfraKind: breaker.InfraConclusion,
 			Infra: "CI concluded " + h.Conclusion + " and left no result file or log line naming a failing test"}, true
@@ -111,6 +193,12 @@ func observation(h headRead) (testresult.Report, bool) {
 		return testresult.Report{}, true
 	}
 	return testresult.Report{InfraKind: breaker.InfraCancelled, Infra: "CI concluded " + h.Conclusion}, true
+}
+
+// leftResults says some run of the pull request left results replay read
+// (an artifact, or a log naming tests).
+func leftResults(p pullRead) bool {
+	return slices.ContainsFunc(p.Heads, func(h headRead) bool { return h.Evidence == EvidenceArtifact || h.Evidence == EvidenceLog })
 }
 
 func toTests(ts []test) []testresult.Test {

@@ -49,6 +49,7 @@ type pullRead struct {
 	Key    string                `json:"key"`
 	PR     forge.PastPullRequest `json:"pr"`
 	Heads  []headRead            `json:"heads"`
+	Resets []resetRead           `json:"resets,omitempty"`
 }
 
 // headRead is CI's record of one pushed head: its runs, and what they
@@ -74,7 +75,7 @@ type test struct {
 	Message string             `json:"message,omitempty"`
 }
 
-const cacheSchema = "greenlight-replay-cache/v1"
+const cacheSchema = "greenlight-replay-cache/v2" // v2: a pull request's resets
 
 // reader reads pull requests and their runs through the History port,
 // within the budget, from and into the cache.

@@ -164,8 +164,11 @@ func (r *reader) readAll(ctx context.Context, prs []forge.PastPullRequest, rep *
 		reads = append(reads, pullRead{PR: pr, Heads: heads})
 		r.opts.say(Progress{Phase: "runs", Done: i + 1, Total: len(todo), Line: fmt.Sprintf("#%d: %d pushes", pr.Number, len(heads))})
 	}
-	failedHeads, bases := 0, map[string]bool{}
+	failedHeads, failedPRs, bases := 0, 0, map[string]bool{}
 	for _, p := range reads {
+		if slices.ContainsFunc(p.Heads, func(h headRead) bool { return failed(h.Conclusion) }) {
+			failedPRs++ // its comments, and who asked for a reset (resets)
+		}
 		for _, h := range p.Heads {
 			if failed(h.Conclusion) {
 				failedHeads++
@@ -175,7 +178,7 @@ func (r *reader) readAll(ctx context.Context, prs []forge.PastPullRequest, rep *
 			}
 		}
 	}
-	more := failedHeads*requestsAtMost + len(bases)*(1+requestsAtMost)
+	more := failedHeads*requestsAtMost + len(bases)*(1+requestsAtMost) + failedPRs*(1+maxResetAuthors)
 	// The most the window can cost: what the listing and the runs took,
 	// and the worst case of every read left.
 	rep.Estimate = r.opts.Requests() + more
@@ -192,6 +195,9 @@ func (r *reader) readAll(ctx context.Context, prs []forge.PastPullRequest, rep *
 		}
 		if err == nil {
 			err = r.readBases(ctx, p.Heads)
+		}
+		if err == nil {
+			err = r.resets(ctx, p)
 		}
 		if errors.Is(err, ErrBudget) {
 			if rep.Cut == "" {

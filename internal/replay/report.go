@@ -69,6 +69,20 @@ type PullRequest struct {
 	// Incomplete says a push could not be judged (its head is not in the
 	// clone); the push says why.
 	Incomplete bool `json:"incomplete,omitempty"`
+	// Resets are the maintainers' /breaker reset comments the Action would
+	// have honoured: the counts restart there, as they would have.
+	Resets []Reset `json:"resets,omitempty"`
+}
+
+// Reset is a maintainer's /breaker reset of a pull request, where the
+// Action would have recorded it; Note says why it would not have, when it
+// would not (the slice it names is not the pull request's).
+type Reset struct {
+	At     time.Time `json:"at"`
+	Author string    `json:"author"`
+	Slice  string    `json:"slice,omitempty"`
+	Head   string    `json:"head,omitempty"`
+	Note   string    `json:"note,omitempty"`
 }
 
 // Push is one pushed head CI ran on, and the breaker's verdict there.

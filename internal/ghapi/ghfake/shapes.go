@@ -21,6 +21,9 @@ type comment struct {
 	// Edits counts the changes of its body: GitHub moves updated_at past
 	// created_at on each ("Update an issue comment").
 	Edits int
+	// Created is its created_at when a test set it (SetCommentTime);
+	// otherwise a second after the comment before it.
+	Created time.Time
 }
 
 type commit struct {
@@ -188,6 +191,9 @@ func (s *Server) commentJSON(c comment) map[string]any {
 	m["body"] = c.Body
 	m["author_association"] = "NONE"
 	created := epoch.Add(time.Duration(c.ID-firstCommentID) * time.Second)
+	if !c.Created.IsZero() {
+		created = c.Created.UTC()
+	}
 	m["created_at"] = created.Format(time.RFC3339)
 	m["updated_at"] = created.Add(time.Duration(c.Edits) * time.Minute).Format(time.RFC3339)
 	return m

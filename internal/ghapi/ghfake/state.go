@@ -3,6 +3,7 @@ package ghfake
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/greenlight-ci/breaker/internal/forge"
 )
@@ -102,6 +103,18 @@ func (s *Server) addComment(pr int, author, body string) int64 {
 	s.nextCommentID++
 	s.comments = append(s.comments, comment{ID: s.nextCommentID, Issue: pr, Author: author, Body: body})
 	return s.nextCommentID
+}
+
+// SetCommentTime sets when comment id was posted (its created_at, and
+// updated_at with it).
+func (s *Server) SetCommentTime(id int64, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.comments {
+		if s.comments[i].ID == id {
+			s.comments[i].Created = at
+		}
+	}
 }
 
 // MinimizeComment hides comment id, as a human's "Hide" does.
