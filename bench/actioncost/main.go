@@ -93,26 +93,8 @@ func run() error {
 	flag.IntVar(&cfg.line, "line", 0, "instead of -entries: N one-commit pushes along the branch's newest N commits, each judged by a run that writes its own entry; prints every push's cost and the worst")
 	flag.DurationVar(&cfg.pause, "pause", 0, "with -line: the pause between two pushes (runs a second or more apart, as on GitHub, where a run takes minutes)")
 	flag.Parse()
-	if cfg.spacing < 1 || cfg.spacing >= cfg.commits {
-		return fmt.Errorf("-spacing %d: want at least 1 and fewer than -commits (%d)", cfg.spacing, cfg.commits)
-	}
-	if cfg.policy != "" {
-		if err := breaker.CheckPolicy(cfg.policy); err != nil {
-			return fmt.Errorf("-policy: %w", err)
-		}
-	}
-	if cfg.declared < 0 || cfg.declared > cfg.fail {
-		return fmt.Errorf("-declared %d: want 0 (no trailers) up to -failing (%d)", cfg.declared, cfg.fail)
-	}
-	if cfg.pushed < 1 || cfg.pushed >= cfg.commits {
-		return fmt.Errorf("-pushed %d: want at least 1 and fewer than -commits (%d)", cfg.pushed, cfg.commits)
-	}
-	for _, s := range strings.Split(sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 0 {
-			return fmt.Errorf("-entries: %q is not a count", s)
-		}
-		cfg.entries = append(cfg.entries, n)
+	if err := cfg.check(sizes); err != nil {
+		return err
 	}
 	tmp, err := os.MkdirTemp("", "actioncost")
 	if err != nil {
@@ -129,19 +111,7 @@ func run() error {
 			return fmt.Errorf("go build ./cmd/breaker (run from the project root): %w", err)
 		}
 	}
-	signed := "unsigned ledger"
-	if cfg.key != "" {
-		signed = "ledger signed with -key"
-	}
-	if cfg.read != "" {
-		signed += ", ledger-read: " + cfg.read
-	}
-	if cfg.declared > 0 {
-		signed += fmt.Sprintf(", every commit declaring an attempt on one of %d failing tests", cfg.declared)
-	}
-	if cfg.policy != "" {
-		signed += ", policy " + cfg.policy
-	}
+	signed := cfg.describe()
 	if cfg.line > 0 {
 		return runLine(tmp, cfg, signed)
 	}
@@ -177,6 +147,50 @@ func run() error {
 		fmt.Println()
 	}
 	return nil
+}
+
+// check checks the flags and reads -entries (sizes) into cfg.
+func (cfg *config) check(sizes string) error {
+	if cfg.spacing < 1 || cfg.spacing >= cfg.commits {
+		return fmt.Errorf("-spacing %d: want at least 1 and fewer than -commits (%d)", cfg.spacing, cfg.commits)
+	}
+	if cfg.policy != "" {
+		if err := breaker.CheckPolicy(cfg.policy); err != nil {
+			return fmt.Errorf("-policy: %w", err)
+		}
+	}
+	if cfg.declared < 0 || cfg.declared > cfg.fail {
+		return fmt.Errorf("-declared %d: want 0 (no trailers) up to -failing (%d)", cfg.declared, cfg.fail)
+	}
+	if cfg.pushed < 1 || cfg.pushed >= cfg.commits {
+		return fmt.Errorf("-pushed %d: want at least 1 and fewer than -commits (%d)", cfg.pushed, cfg.commits)
+	}
+	for _, s := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			return fmt.Errorf("-entries: %q is not a count", s)
+		}
+		cfg.entries = append(cfg.entries, n)
+	}
+	return nil
+}
+
+// describe says how the ledger is written and read, for the first line.
+func (cfg config) describe() string {
+	signed := "unsigned ledger"
+	if cfg.key != "" {
+		signed = "ledger signed with -key"
+	}
+	if cfg.read != "" {
+		signed += ", ledger-read: " + cfg.read
+	}
+	if cfg.declared > 0 {
+		signed += fmt.Sprintf(", every commit declaring an attempt on one of %d failing tests", cfg.declared)
+	}
+	if cfg.policy != "" {
+		signed += ", policy " + cfg.policy
+	}
+	return signed
 }
 
 func median(xs []float64) float64 {

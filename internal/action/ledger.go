@@ -430,16 +430,15 @@ func LedgerOf(ctx context.Context, store LedgerStore, q LedgerQuery) (Decoded, e
 // run is decoded once. It returns the ledger and how many heads it
 // followed.
 func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText, q LedgerQuery, who evaluate.Run, also ...string) (Decoded, int, error) {
-	d := Decoded{appID: q.AppID, checkName: q.CheckName}
-	own := who.OwnCommits()
-	read := map[string]bool{}
+	f := &follower{d: Decoded{appID: q.AppID, checkName: q.CheckName}, store: store, q: q, who: who, own: who.OwnCommits(),
+		read: map[string]bool{}, ancestry: map[string]bool{}}
 	for _, run := range runs {
-		read[strings.ToLower(run.HeadSHA)] = true
+		f.read[strings.ToLower(run.HeadSHA)] = true
 	}
 	var extra []string
 	for _, h := range also {
-		if k := strings.ToLower(h); !read[k] {
-			read[k] = true
+		if k := strings.ToLower(h); !f.read[k] {
+			f.read[k] = true
 			extra = append(extra, h)
 		}
 	}
@@ -450,100 +449,137 @@ func FollowPrevHeads(ctx context.Context, store LedgerStore, runs []CheckRunText
 		}
 		runs = append(runs, more...)
 	}
-	d.add(runs)
-	followed, scanned := 0, 0
+	f.d.add(runs)
 	// The line is the pull request's (or branch's) entries, those at its
 	// own commits, and every head an entry of the line names (a skip list:
 	// evaluate.Snapshot.PrevHeads), whoever wrote it.
-	line := make(map[string]bool, len(own))
-	for h := range own {
-		line[h] = true
+	f.line = make(map[string]bool, len(f.own))
+	for h := range f.own {
+		f.line[h] = true
 	}
-	inLine := func(e ledger.Entry) bool { return who.Belongs(e) || line[strings.ToLower(e.Head)] }
-	ancestry := map[string]bool{}
 	for round := 0; ; round++ {
-		var missing []string
-		for grew := true; grew; {
-			grew = false
-			for _, e := range d.Entries[scanned:] {
-				if !inLine(e) {
-					continue
-				}
-				for _, h := range e.PrevHeads {
-					k := strings.ToLower(h)
-					if !line[k] {
-						line[k], grew = true, true
-					}
-					if !read[k] {
-						read[k] = true
-						missing = append(missing, h)
-					}
-				}
-			}
-			if grew {
-				scanned = 0 // an entry read before may be of the line now
-			} else {
-				scanned = len(d.Entries)
-			}
-		}
+		missing := f.missingNames()
 		if len(missing) == 0 {
-			// A head a rebase or a squash took off the branch names only the
-			// earlier heads that were not in its history then; the rest are
-			// its ancestors. Read them unless an entry written after the
-			// rewrite names the head (its writer had read them, and named
-			// those not in its own history).
-			named := map[string]bool{}
-			for _, e := range d.Entries {
-				if inLine(e) {
-					for _, h := range e.PrevHeads {
-						named[strings.ToLower(h)] = true
-					}
-				}
-			}
-			var todo []ledger.Entry
-			for _, e := range d.Entries {
-				h := strings.ToLower(e.Head)
-				if e.Since != "" && !own[h] && !named[h] && !ancestry[h] && (who.Belongs(e) || read[h]) {
-					ancestry[h] = true
-					todo = append(todo, e)
-				}
-			}
+			todo := f.ancestryToRead()
 			if len(todo) == 0 {
-				d.done()
-				return d, followed, nil
+				f.d.done()
+				return f.d, f.followed, nil
 			}
-			for _, e := range todo {
-				more, err := store.ReadAncestry(ctx, q, e.Head, e.Since)
-				if errors.Is(err, forge.ErrNotInHistory) {
-					// Not an entry the breaker wrote: tampered (a verified reset
-					// can set it aside), never a run that cannot finish.
-					d.Notes = append(d.Notes, fmt.Sprintf("check run %d on %s names %s in its history, which GitHub's history of that commit does not hold: counted as tampered",
-						e.CheckRunID, breaker.ShortSHA(e.Head), breaker.ShortSHA(e.Since)))
-					d.Tampered, d.TamperedIDs = append(d.Tampered, e.Head), append(d.TamperedIDs, e.CheckRunID)
-					continue
-				}
-				if err != nil {
-					return Decoded{}, followed, err
-				}
-				followed++
-				for _, run := range more {
-					read[strings.ToLower(run.HeadSHA)] = true
-				}
-				d.add(more)
+			if err := f.readAncestries(ctx, todo); err != nil {
+				return Decoded{}, f.followed, err
 			}
-			scanned = 0 // entries read from a history may name heads of their own
+			f.scanned = 0 // entries read from a history may name heads of their own
 			continue
 		}
-		if round == maxPrevRounds || len(read) > 10*ledger.MaxPrevHeads {
-			return Decoded{}, followed, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)
+		if round == maxPrevRounds || len(f.read) > 10*ledger.MaxPrevHeads {
+			return Decoded{}, f.followed, fmt.Errorf("the ledger names more earlier heads than %d rounds read; it would be incomplete", maxPrevRounds)
 		}
 		more, err := store.ReadHeads(ctx, q, missing)
 		if err != nil {
-			return Decoded{}, followed, err
+			return Decoded{}, f.followed, err
 		}
-		followed += len(missing)
-		d.add(more)
+		f.followed += len(missing)
+		f.d.add(more)
 	}
+}
+
+// follower is FollowPrevHeads' work: the ledger decoded so far, the heads
+// read, the heads of the line, and the histories read.
+type follower struct {
+	d        Decoded
+	store    LedgerStore
+	q        LedgerQuery
+	who      evaluate.Run
+	own      map[string]bool // the pull request's commits
+	read     map[string]bool // heads whose check runs were read
+	line     map[string]bool // heads of the line of work
+	ancestry map[string]bool // heads whose history was read
+	scanned  int             // entries whose names were followed
+	followed int
+}
+
+func (f *follower) inLine(e ledger.Entry) bool {
+	return f.who.Belongs(e) || f.line[strings.ToLower(e.Head)]
+}
+
+// missingNames are the heads the line's entries name that were not read,
+// the line growing with every name followed (an entry read before may be
+// of the line now).
+func (f *follower) missingNames() []string {
+	var missing []string
+	for grew := true; grew; {
+		grew = false
+		for _, e := range f.d.Entries[f.scanned:] {
+			if !f.inLine(e) {
+				continue
+			}
+			for _, h := range e.PrevHeads {
+				k := strings.ToLower(h)
+				if !f.line[k] {
+					f.line[k], grew = true, true
+				}
+				if !f.read[k] {
+					f.read[k] = true
+					missing = append(missing, h)
+				}
+			}
+		}
+		if grew {
+			f.scanned = 0
+		} else {
+			f.scanned = len(f.d.Entries)
+		}
+	}
+	return missing
+}
+
+// ancestryToRead: a head a rebase or a squash took off the branch names
+// only the earlier heads that were not in its history then; the rest are
+// its ancestors. They are read unless an entry written after the rewrite
+// names the head (its writer had read them, and named those not in its
+// own history).
+func (f *follower) ancestryToRead() []ledger.Entry {
+	named := map[string]bool{}
+	for _, e := range f.d.Entries {
+		if f.inLine(e) {
+			for _, h := range e.PrevHeads {
+				named[strings.ToLower(h)] = true
+			}
+		}
+	}
+	var todo []ledger.Entry
+	for _, e := range f.d.Entries {
+		h := strings.ToLower(e.Head)
+		if e.Since != "" && !f.own[h] && !named[h] && !f.ancestry[h] && (f.who.Belongs(e) || f.read[h]) {
+			f.ancestry[h] = true
+			todo = append(todo, e)
+		}
+	}
+	return todo
+}
+
+// readAncestries reads each entry's history since its Since. A history
+// GitHub does not hold is no entry the breaker wrote: tampered (a verified
+// reset can set it aside), never a run that cannot finish.
+func (f *follower) readAncestries(ctx context.Context, todo []ledger.Entry) error {
+	for _, e := range todo {
+		more, err := f.store.ReadAncestry(ctx, f.q, e.Head, e.Since)
+		if errors.Is(err, forge.ErrNotInHistory) {
+			f.d.Notes = append(f.d.Notes, fmt.Sprintf("check run %d on %s names %s in its history, which GitHub's history of that commit does not hold: counted as tampered",
+				e.CheckRunID, breaker.ShortSHA(e.Head), breaker.ShortSHA(e.Since)))
+			f.d.Tampered, f.d.TamperedIDs = append(f.d.Tampered, e.Head), append(f.d.TamperedIDs, e.CheckRunID)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		f.followed++
+		for _, run := range more {
+			f.read[strings.ToLower(run.HeadSHA)] = true
+		}
+		f.d.add(more)
+	}
+	return nil
 }
 
 // lowGraphQLRuns is how many ledger reads' worth of GraphQL points left

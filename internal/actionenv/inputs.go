@@ -243,6 +243,25 @@ func (in Inputs) check() []error {
 	if len(in.CheckName) > 100 || strings.ContainsAny(in.CheckName, "\r\n") {
 		errs = append(errs, fmt.Errorf("input check-name %q is not a check name; one line of at most 100 characters, e.g. %s", in.CheckName, DefaultCheckName))
 	}
+	errs = append(errs, in.checkOnTrip()...)
+	if in.LedgerKey != "" && len(in.LedgerKey) < 16 {
+		errs = append(errs, errors.New("input ledger-key is shorter than 16 characters; use a random secret, e.g. `openssl rand -hex 32`"))
+	}
+	if in.BotLogin != "" && !loginRE().MatchString(in.BotLogin) {
+		errs = append(errs, fmt.Errorf("input bot-login %q is not a GitHub login; e.g. github-actions[bot]", in.BotLogin))
+	}
+	for _, l := range in.AgentActors {
+		if !loginRE().MatchString(l) {
+			errs = append(errs, fmt.Errorf("input agent-actors: %q is not a GitHub login; list one login a line", l))
+		}
+	}
+	return errs
+}
+
+// checkOnTrip checks the inputs that say what a trip does to the pull
+// request: its label, the reviewers it asks, the assignees it removes.
+func (in Inputs) checkOnTrip() []error {
+	var errs []error
 	if l := in.OnTripLabel; l != "" && (len(l) > 50 || strings.ContainsAny(l, "\r\n,")) {
 		errs = append(errs, fmt.Errorf("input on-trip-label %q is not a label name; one label of at most 50 characters, without commas, e.g. breaker: stopped", l))
 	}
@@ -255,17 +274,6 @@ func (in Inputs) check() []error {
 	for _, l := range in.OnTripUnassign {
 		if !loginRE().MatchString(l) {
 			errs = append(errs, fmt.Errorf("input on-trip-unassign: %q is not a GitHub login; list one login a line, e.g. Copilot", l))
-		}
-	}
-	if in.LedgerKey != "" && len(in.LedgerKey) < 16 {
-		errs = append(errs, errors.New("input ledger-key is shorter than 16 characters; use a random secret, e.g. `openssl rand -hex 32`"))
-	}
-	if in.BotLogin != "" && !loginRE().MatchString(in.BotLogin) {
-		errs = append(errs, fmt.Errorf("input bot-login %q is not a GitHub login; e.g. github-actions[bot]", in.BotLogin))
-	}
-	for _, l := range in.AgentActors {
-		if !loginRE().MatchString(l) {
-			errs = append(errs, fmt.Errorf("input agent-actors: %q is not a GitHub login; list one login a line", l))
 		}
 	}
 	return errs

@@ -29,24 +29,10 @@ func Evaluate(in Input) Decision {
 	e.observationNotes()
 	e.nearMissNotes()
 	cands := collect(in, e.p)
-	slice, source := verdictSlice(in, cands)
-	if source == SliceFromOpen {
-		if named, _ := verdictSlice(Input{Slice: "", Branch: in.Branch}, cands); named != slice && named != "" {
-			e.notef("slice %s was left OPEN at an earlier push and no verified reset has closed it: the line of work is judged on it, not on %s, which the newest attempt or the branch names", slice, named)
-		}
-	}
+	slice, source := e.judgedSlice(cands)
 	before, after, resetPush := slicePushes(in.Pushes, slice)
 	e.pushes, e.prior = append(before, after...), len(before)
-	carryReset := false // the reset in effect is one the carry folded
-	if c := in.Carry; c != nil {
-		switch {
-		case resetPush != nil:
-			// A reset after every push the carry folded ends them all.
-			e.in.Carry = c.asPrior()
-		case c.Reset != "":
-			resetPush, carryReset = &Push{Head: c.Reset, Slice: slice}, true
-		}
-	}
+	resetPush, carryReset := e.carryReset(resetPush, slice) // carryReset: the reset in effect is one the carry folded
 	atts := track(in, e.p, cands, slice)
 	placed := e.placeAttempts(atts)
 	e.resolveOutcomes(atts)
@@ -97,15 +83,7 @@ func Evaluate(in Input) Decision {
 	d.Carry = pt.next
 	d.Carry.Slice, d.Carry.Others = slice, otherSlices(in, slice)
 	e.carryAttempts(d.Carry, kept, atts, keep)
-	if !e.carryHoldsPolicy() || !placed || resetInCarry || !carryPlaced || carryReset && reobserved(in.Pushes, resetPush.Head) ||
-		len(in.Ledger.Tampered) > 0 || len(in.Ledger.SetAside) > 0 {
-		// A carry holds the greenlight fold of pushes and attempts, and
-		// bmad's of sessions: another policy's state (or bmad's under
-		// another threshold), attempts the carry's edge no longer
-		// places, a reset among the attempts a carry holds, a folded reset
-		// whose head the branch no longer has (placed by the pushes before
-		// it) or that a push observed again (which joins the pushes before
-		// it) are read from the whole line.
+	if !e.carryHolds(placed && !resetInCarry && carryPlaced && !(carryReset && reobserved(in.Pushes, resetPush.Head))) {
 		d.Carry = nil
 	}
 	if n := len(d.Pushes); n > 0 {
@@ -116,44 +94,7 @@ func Evaluate(in Input) Decision {
 	if len(pt.flaky) > 0 {
 		e.notef("flaky across pushes (failed, passed, then failed again): %s; a pass of a flaky test is not progress", strings.Join(pt.flaky, ", "))
 	}
-	t.total = max(t.total+pt.Extra, pt.Floor)
-	if t.reason == TripNone {
-		switch {
-		case pt.NoResults:
-			t.reason = TripNoResults
-		case pt.NoProgress:
-			t.reason = TripNoProgress
-		case t.total >= d.Limits.Slice:
-			t.reason = TripSliceCeiling
-		}
-	}
-	if pt.Recorded != nil && t.reason != pt.Recorded.TripReason {
-		// An earlier run found the slice OPEN: it stays OPEN for the reason
-		// it tripped for, whatever the pushes since add (what it judged may
-		// have been force-pushed away; its verdict was not).
-		test := ""
-		if pt.Recorded.TripReason == TripPerTest {
-			test = t.test
-		}
-		if t.reason == TripNone {
-			e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", pt.Recorded.TripReason)
-		}
-		t.reason, t.test = pt.Recorded.TripReason, test
-	}
-	if len(in.Ledger.SetAside) > 0 {
-		e.notef("check runs of the breaker's name that did not verify, written before the verified reset, are set aside by it: %s",
-			strings.Join(shortAll(in.Ledger.SetAside), ", "))
-	}
-	if o, why, ok := elsewhere(in); ok && t.reason == TripNone && resetPush == nil {
-		t.reason, t.test = TripAgentOpen, ""
-		e.notef("the same agent's %s is OPEN (%s) and %s: this line of work starts OPEN until a maintainer resets it, or closes %s",
-			o.Where, o.Reason, why, o.Where)
-	}
-	if len(in.Ledger.Tampered) > 0 {
-		t.reason, t.test = TripLedgerTampered, ""
-		e.notef("ledger entries that do not verify with the ledger key (someone rewrote CI's evidence): %s",
-			strings.Join(shortAll(in.Ledger.Tampered), ", "))
-	}
+	t = e.tripReason(t, pt, d.Limits, resetPush != nil)
 	e.verdict(&d, t)
 	d.Tests = summarize(current, t, in.Observation)
 	d.Violations, d.Misreports = findings(current)
@@ -171,6 +112,93 @@ func Evaluate(in Input) Decision {
 	}
 	d.Notes = e.notes
 	return d
+}
+
+// judgedSlice is the slice the verdict is for (verdictSlice), saying so
+// when an earlier OPEN slice wins over the one the newest attempt or the
+// branch names.
+func (e *evaluator) judgedSlice(cands []candidate) (string, string) {
+	slice, source := verdictSlice(e.in, cands)
+	if source == SliceFromOpen {
+		if named, _ := verdictSlice(Input{Slice: "", Branch: e.in.Branch}, cands); named != slice && named != "" {
+			e.notef("slice %s was left OPEN at an earlier push and no verified reset has closed it: the line of work is judged on it, not on %s, which the newest attempt or the branch names", slice, named)
+		}
+	}
+	return slice, source
+}
+
+// carryReset is the reset in effect with a carry: a reset after every push
+// the carry folded ends them all (the carry becomes prior), else the reset
+// the carry folded, if any (folded true).
+func (e *evaluator) carryReset(resetPush *Push, slice string) (_ *Push, folded bool) {
+	c := e.in.Carry
+	switch {
+	case c == nil:
+	case resetPush != nil:
+		e.in.Carry = c.asPrior()
+	case c.Reset != "":
+		return &Push{Head: c.Reset, Slice: slice}, true
+	}
+	return resetPush, false
+}
+
+// carryHolds says the next run may start from this decision's carry. A
+// carry holds the greenlight fold of pushes and attempts, and bmad's of
+// sessions: another policy's state (or bmad's under another threshold),
+// attempts the carry's edge no longer places, a reset among the attempts a
+// carry holds, a folded reset whose head the branch no longer has (placed
+// by the pushes before it) or that a push observed again (which joins the
+// pushes before it) are read from the whole line (placed false), and so is
+// a ledger with entries that did not verify.
+func (e *evaluator) carryHolds(placed bool) bool {
+	return e.carryHoldsPolicy() && placed && len(e.in.Ledger.Tampered) == 0 && len(e.in.Ledger.SetAside) == 0
+}
+
+// tripReason completes the fold's tally with the pushes' counts and the
+// reasons only the whole line knows: missing results, no progress, the
+// slice ceiling, an OPEN verdict recorded earlier (it stays OPEN for the
+// reason it tripped for), the same agent OPEN elsewhere (unless this line
+// was reset), and a rewritten ledger.
+func (e *evaluator) tripReason(t tally, pt pushTally, limits Limits, reset bool) tally {
+	in := e.in
+	t.total = max(t.total+pt.Extra, pt.Floor)
+	if t.reason == TripNone {
+		switch {
+		case pt.NoResults:
+			t.reason = TripNoResults
+		case pt.NoProgress:
+			t.reason = TripNoProgress
+		case t.total >= limits.Slice:
+			t.reason = TripSliceCeiling
+		}
+	}
+	if pt.Recorded != nil && t.reason != pt.Recorded.TripReason {
+		// What it judged may have been force-pushed away; its verdict was
+		// not.
+		test := ""
+		if pt.Recorded.TripReason == TripPerTest {
+			test = t.test
+		}
+		if t.reason == TripNone {
+			e.notef("the slice was OPEN (%s) at an earlier observed push; it stays OPEN until a verified reset", pt.Recorded.TripReason)
+		}
+		t.reason, t.test = pt.Recorded.TripReason, test
+	}
+	if len(in.Ledger.SetAside) > 0 {
+		e.notef("check runs of the breaker's name that did not verify, written before the verified reset, are set aside by it: %s",
+			strings.Join(shortAll(in.Ledger.SetAside), ", "))
+	}
+	if o, why, ok := elsewhere(in); ok && t.reason == TripNone && !reset {
+		t.reason, t.test = TripAgentOpen, ""
+		e.notef("the same agent's %s is OPEN (%s) and %s: this line of work starts OPEN until a maintainer resets it, or closes %s",
+			o.Where, o.Reason, why, o.Where)
+	}
+	if len(in.Ledger.Tampered) > 0 {
+		t.reason, t.test = TripLedgerTampered, ""
+		e.notef("ledger entries that do not verify with the ledger key (someone rewrote CI's evidence): %s",
+			strings.Join(shortAll(in.Ledger.Tampered), ", "))
+	}
+	return t
 }
 
 // verdict sets the state and trip fields from the fold; Force without a

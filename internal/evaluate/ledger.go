@@ -451,25 +451,7 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		Branch:     s.meta.Branch, Checkpoint: d.Checkpoint.SHA}
 	e.PrevHeads, e.Since, e.Seq = s.PrevHeads()
 	if s.run.Infra != "" {
-		infra := s.run.Infra
-		e.Infra, e.InfraKind = &infra, s.run.InfraKind
-		// The carry names its tests by the entry's rows: they are listed,
-		// absent (nothing ran here).
-		e.FoldCarry, _ = s.foldHint(d, nil, nil)
-		if e.FoldCarry != nil {
-			rows := s.carryRows()
-			for _, le := range s.ledger.Entries {
-				rows = append(rows, le.Tests...)
-			}
-			seen := map[string]bool{}
-			for _, t := range rows {
-				if full := t.FullName(); d.Carry.Tests[full] != nil && !seen[full] {
-					seen[full] = true
-					e.Tests = append(e.Tests, ledger.Test{Suite: t.Suite, Name: t.Name, Status: breaker.StatusAbsent})
-				}
-			}
-		}
-		return e
+		return s.infraEntry(e, d)
 	}
 	c := s.report.Counts()
 	e.Counts = ledger.Counts{Total: c.Total, Passed: c.Passed, Failed: c.Failed, Errored: c.Errored, Skipped: c.Skipped}
@@ -543,6 +525,30 @@ func (s Snapshot) Entry(d breaker.Decision) ledger.Entry {
 		e.KnownNames = names
 	} else {
 		e.Known = &ledger.Known{Added: added}
+	}
+	return e
+}
+
+// infraEntry is Entry for a push whose tests did not run: the reason, and
+// the carry naming its tests by the entry's rows (listed, absent: nothing
+// ran here).
+func (s Snapshot) infraEntry(e ledger.Entry, d breaker.Decision) ledger.Entry {
+	infra := s.run.Infra
+	e.Infra, e.InfraKind = &infra, s.run.InfraKind
+	e.FoldCarry, _ = s.foldHint(d, nil, nil)
+	if e.FoldCarry == nil {
+		return e
+	}
+	rows := s.carryRows()
+	for _, le := range s.ledger.Entries {
+		rows = append(rows, le.Tests...)
+	}
+	seen := map[string]bool{}
+	for _, t := range rows {
+		if full := t.FullName(); d.Carry.Tests[full] != nil && !seen[full] {
+			seen[full] = true
+			e.Tests = append(e.Tests, ledger.Test{Suite: t.Suite, Name: t.Name, Status: breaker.StatusAbsent})
+		}
 	}
 	return e
 }

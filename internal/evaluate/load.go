@@ -127,28 +127,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	names := testNames(p, lg.Commits)
-	rws := ws
-	if opts.ResultsDir != "" {
-		if rws, err = workspace.Open(opts.ResultsDir); err != nil {
-			return Snapshot{}, err
-		}
-		defer rws.Close()
-	}
-	if opts.NamedResultsAnywhere {
-		rws.AllowNamedFilesAnywhere()
-	}
-	if err := ctx.Err(); err != nil {
-		return Snapshot{}, fmt.Errorf("interrupted after reading the branch, before the test results: %w", err)
-	}
-	var rep testresult.Report
-	switch {
-	case opts.Observed != nil:
-		rep = *opts.Observed
-	case opts.ObserveFromLedger:
-		rep = ledgerObservation(opts, lg.HeadSHA)
-	default:
-		rep, err = readResults(ctx, rws, opts)
-	}
+	rep, err := observe(ctx, opts, ws, lg.HeadSHA)
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -164,24 +143,7 @@ func Load(ctx context.Context, opts Options) (Snapshot, error) {
 	if len(lg.Notes) > 0 {
 		in.Observation.Notes = append(slices.Clone(lg.Notes), in.Observation.Notes...)
 	}
-	// The graph's paths are the repository's, wherever breaker runs: the
-	// default graph is looked up at the top of the working tree.
-	gws := ws
-	if opts.Graph == "" {
-		if top := repo.WorkTree(); top != "" && !sameDir(top, opts.RepoDir) {
-			if gws, err = workspace.Open(top); err != nil {
-				return Snapshot{}, err
-			}
-			defer gws.Close()
-		}
-	}
-	prefix := ""
-	if top := repo.WorkTree(); opts.Graph != "" && top != "" && !sameDir(top, opts.RepoDir) {
-		if p, err := filepath.Rel(top, opts.RepoDir); err == nil && filepath.IsLocal(p) {
-			prefix = filepath.ToSlash(p)
-		}
-	}
-	if in.Scope, err = loadScope(gws, opts.Graph, baseFiles(repo, lg.BaseSHA, prefix)); err != nil {
+	if in.Scope, err = graphScope(repo, ws, opts, lg.BaseSHA); err != nil {
 		return Snapshot{}, err
 	}
 	in.Phase, in.Threshold = opts.Phase, opts.Threshold
@@ -358,6 +320,57 @@ func testNames(p breaker.Policy, commits []breaker.Commit) []string {
 		}
 	}
 	return names
+}
+
+// observe is this run's observation: the one given (Observed), the one
+// the ledger holds for the head, or the result files read (from ResultsDir
+// when set).
+func observe(ctx context.Context, opts Options, ws *workspace.Workspace, headSHA string) (testresult.Report, error) {
+	rws := ws
+	if opts.ResultsDir != "" {
+		var err error
+		if rws, err = workspace.Open(opts.ResultsDir); err != nil {
+			return testresult.Report{}, err
+		}
+		defer rws.Close()
+	}
+	if opts.NamedResultsAnywhere {
+		rws.AllowNamedFilesAnywhere()
+	}
+	if err := ctx.Err(); err != nil {
+		return testresult.Report{}, fmt.Errorf("interrupted after reading the branch, before the test results: %w", err)
+	}
+	switch {
+	case opts.Observed != nil:
+		return *opts.Observed, nil
+	case opts.ObserveFromLedger:
+		return ledgerObservation(opts, headSHA), nil
+	}
+	return readResults(ctx, rws, opts)
+}
+
+// graphScope loads the slice graph. Its paths are the repository's,
+// wherever breaker runs: the default graph is looked up at the top of the
+// working tree, and a named one relative to RepoDir is read at its place
+// below the top (the base's files are read from git at baseSHA).
+func graphScope(repo *gitlog.Repo, ws *workspace.Workspace, opts Options, baseSHA string) (breaker.ScopeSource, error) {
+	gws := ws
+	if opts.Graph == "" {
+		if top := repo.WorkTree(); top != "" && !sameDir(top, opts.RepoDir) {
+			var err error
+			if gws, err = workspace.Open(top); err != nil {
+				return nil, err
+			}
+			defer gws.Close()
+		}
+	}
+	prefix := ""
+	if top := repo.WorkTree(); opts.Graph != "" && top != "" && !sameDir(top, opts.RepoDir) {
+		if p, err := filepath.Rel(top, opts.RepoDir); err == nil && filepath.IsLocal(p) {
+			prefix = filepath.ToSlash(p)
+		}
+	}
+	return loadScope(gws, opts.Graph, baseFiles(repo, baseSHA, prefix))
 }
 
 // readResults reads this run's results. No results at all means the head's

@@ -601,6 +601,46 @@ func Digest(names []string) string {
 // setCarry writes the hints FoldCarry and KnownBeforeNames into the wire
 // fields, against the entry's tests as they are now (fitted and sorted).
 // A carried test the entry no longer holds (cut) leaves no carry: the next
+// testFlags are the carry's flags of its tests, one a row of the entry
+// (row: by full name; n rows); ok false when the carry names a test the
+// entry has no row for (the entry then keeps no carry).
+func testFlags(tests map[string]*breaker.CarryTest, row map[string]int, n int) ([]byte, bool) {
+	flags := []byte(strings.Repeat("-", n))
+	for name, t := range tests {
+		i, ok := row[name]
+		if !ok {
+			return nil, false
+		}
+		v := int(t.Flip) * 8
+		if t.Passed {
+			v |= flagPassed
+		}
+		if t.PassedAfterFail {
+			v |= flagPassedAfterFail
+		}
+		if t.Flaky {
+			v |= flagFlaky
+		}
+		flags[i] = flagChars[v]
+	}
+	return flags, true
+}
+
+// wireEdge is the edge as the entry keeps it: the fold's (given), else
+// noEdge when no folded head was on the branch, else the carry's edge
+// when it is not its newest push.
+func wireEdge(given, edge, last string) string {
+	switch {
+	case given != "":
+		return given
+	case edge == "" && last != "":
+		return noEdge
+	case edge != last:
+		return edge
+	}
+	return ""
+}
+
 // run reads the whole line.
 func (e *Entry) setCarry() {
 	e.Carry, e.PassedBefore = nil, nil
@@ -618,23 +658,9 @@ func (e *Entry) setCarry() {
 	if c == nil || c.Carry == nil {
 		return
 	}
-	flags := []byte(strings.Repeat("-", len(e.Tests)))
-	for name, t := range c.Carry.Tests {
-		i, ok := row[name]
-		if !ok {
-			return
-		}
-		v := int(t.Flip) * 8
-		if t.Passed {
-			v |= flagPassed
-		}
-		if t.PassedAfterFail {
-			v |= flagPassedAfterFail
-		}
-		if t.Flaky {
-			v |= flagFlaky
-		}
-		flags[i] = flagChars[v]
+	flags, ok := testFlags(c.Carry.Tests, row, len(e.Tests))
+	if !ok {
+		return
 	}
 	b := c.Carry
 	attempts, ok := wireAttempts(b.Attempts)
@@ -664,13 +690,7 @@ func (e *Entry) setCarry() {
 	if b.Reset != "" && (b.ResetBy.CommentID > 0 || b.ResetBy.Author != "") {
 		w.ResetBy = &CarryResetBy{CommentID: b.ResetBy.CommentID, Author: b.ResetBy.Author}
 	}
-	switch {
-	case w.Edge != "":
-	case b.Edge == "" && b.Last != "":
-		w.Edge = noEdge
-	case b.Edge != b.Last:
-		w.Edge = b.Edge
-	}
+	w.Edge = wireEdge(w.Edge, b.Edge, b.Last)
 	if b.Recorded != nil {
 		w.Recorded = b.Recorded.TripReason
 	}
@@ -897,6 +917,25 @@ func (e Entry) KnownBefore() []string {
 
 // check validates the wire carry and PassedBefore against the entry.
 func (e Entry) checkCarry() error {
+	if err := e.checkPassedBefore(); err != nil {
+		return err
+	}
+	if e.Carry == nil {
+		return nil
+	}
+	for _, rule := range []func(Entry, *Carry) error{
+		carryFlagsOneATest, carryCountsInBounds, carryIDsRead, carryAttemptsRead, carryResetByNamesTheReset, carryPoliciesRead, carryPushesAddUp,
+	} {
+		if err := rule(e, e.Carry); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPassedBefore: passed_before names rows of the entry's tests, in
+// order, each a test that fails here.
+func (e Entry) checkPassedBefore() error {
 	for k, i := range e.PassedBefore {
 		if i < 0 || i >= len(e.Tests) || (k > 0 && i <= e.PassedBefore[k-1]) {
 			return fmt.Errorf("passed_before %d is not a row of the entry's tests, in order", i)
@@ -905,10 +944,11 @@ func (e Entry) checkCarry() error {
 			return fmt.Errorf("passed_before %d names a test that does not fail here", i)
 		}
 	}
-	w := e.Carry
-	if w == nil {
-		return nil
-	}
+	return nil
+}
+
+// carryFlagsOneATest: one flag a row of the entry's tests, each known.
+func carryFlagsOneATest(e Entry, w *Carry) error {
 	if len(w.Tests) != len(e.Tests) {
 		return fmt.Errorf("the carry flags %d tests, the entry holds %d", len(w.Tests), len(e.Tests))
 	}
@@ -917,6 +957,12 @@ func (e Entry) checkCarry() error {
 			return fmt.Errorf("the carry's flag %q of test %d is not one of %q", c, i, "-"+flagChars)
 		}
 	}
+	return nil
+}
+
+// carryCountsInBounds: every count within 0..MaxCarryCount (min_failing
+// from -1).
+func carryCountsInBounds(_ Entry, w *Carry) error {
 	for _, n := range []int{w.After, w.Pushes, w.Prior, w.Failed, w.Streak, w.ResultsStreak, w.Extra, w.Floor, w.Limit} {
 		if n < 0 || n > MaxCarryCount {
 			return fmt.Errorf("a carry count %d is outside 0..%d", n, MaxCarryCount)
@@ -925,6 +971,12 @@ func (e Entry) checkCarry() error {
 	if w.MinFailing < -1 || w.MinFailing > MaxCarryCount {
 		return fmt.Errorf("the carry's min_failing %d is outside -1..%d", w.MinFailing, MaxCarryCount)
 	}
+	return nil
+}
+
+// carryIDsRead: the reset a prefix of a commit id, read a check run id,
+// the edge a commit id (or noEdge).
+func carryIDsRead(_ Entry, w *Carry) error {
 	if w.Reset != "" {
 		if _, err := hex.DecodeString(w.Reset); err != nil || len(w.Reset) != resetPrefixLen {
 			return fmt.Errorf("the carry's reset %q is not %d hex digits of a commit id", w.Reset, resetPrefixLen)
@@ -936,32 +988,53 @@ func (e Entry) checkCarry() error {
 	if w.Edge != "" && w.Edge != noEdge && !validSHA(w.Edge) {
 		return fmt.Errorf("the carry's edge %q is not a commit id or %q", w.Edge, noEdge)
 	}
+	return nil
+}
+
+// carryAttemptsRead: the attempts' counts read, and attempt_rows flags
+// one a test, each '-' or a count 1..failed in base 36.
+func carryAttemptsRead(e Entry, w *Carry) error {
 	if err := w.Attempts.check(); err != nil {
 		return err
 	}
-	if r := w.AttemptRows; r != "" {
-		if w.Attempts == nil || len(r) != len(e.Tests) {
-			return fmt.Errorf("the carry's attempt_rows flags %d tests, the entry holds %d (or there are no attempts)", len(r), len(e.Tests))
-		}
-		for i := 0; i < len(r); i++ {
-			n, err := strconv.ParseInt(r[i:i+1], 36, 0)
-			if r[i] != '-' && (err != nil || n < 1 || int(n) > w.Attempts.Failed || r[i] >= 'A' && r[i] <= 'Z') {
-				return fmt.Errorf("the carry's attempt_rows flag %q of test %d is not '-' or a count 1..failed in base 36", r[i], i)
-			}
+	r := w.AttemptRows
+	if r == "" {
+		return nil
+	}
+	if w.Attempts == nil || len(r) != len(e.Tests) {
+		return fmt.Errorf("the carry's attempt_rows flags %d tests, the entry holds %d (or there are no attempts)", len(r), len(e.Tests))
+	}
+	for i := 0; i < len(r); i++ {
+		n, err := strconv.ParseInt(r[i:i+1], 36, 0)
+		if r[i] != '-' && (err != nil || n < 1 || int(n) > w.Attempts.Failed || r[i] >= 'A' && r[i] <= 'Z') {
+			return fmt.Errorf("the carry's attempt_rows flag %q of test %d is not '-' or a count 1..failed in base 36", r[i], i)
 		}
 	}
+	return nil
+}
+
+// carryResetByNamesTheReset: reset_by only beside a reset, with a comment
+// id and a login of at most 100 bytes.
+func carryResetByNamesTheReset(_ Entry, w *Carry) error {
 	if r := w.ResetBy; r != nil && (w.Reset == "" || r.CommentID < 0 || len(r.Author) > 100) {
 		return fmt.Errorf("the carry's reset_by [%d, %.40q] names no reset, a comment id below 0 or a login over 100 bytes", r.CommentID, r.Author)
 	}
+	return nil
+}
+
+// carryPoliciesRead: BMAD's, PRP's and Liza's states read.
+func carryPoliciesRead(e Entry, w *Carry) error {
 	if err := w.BMAD.check(len(e.Tests)); err != nil {
 		return err
 	}
 	if err := w.PRP.check(); err != nil {
 		return err
 	}
-	if err := w.Liza.check(e.Tests); err != nil {
-		return err
-	}
+	return w.Liza.check(e.Tests)
+}
+
+// carryPushesAddUp: no more prior or failed pushes than it folded.
+func carryPushesAddUp(_ Entry, w *Carry) error {
 	if w.Prior > w.Pushes || w.Failed > w.Pushes {
 		return errors.New("the carry counts more prior or failed pushes than it folded")
 	}

@@ -268,98 +268,123 @@ func (r *reader) statsOf(ctx context.Context, read LedgerReader, pr forge.PastPu
 // sum sums the pull requests up.
 func (st *Stats) sum(prs []pullStats) {
 	st.ByReason = map[string]int{}
-	agents := map[string]*AgentStats{}
-	weeks := map[time.Time]int{}
-	errs := map[string]*ErrorRow{}
-	var waits []float64
-	var toGreen []int
+	s := &summer{st: st, agents: map[string]*AgentStats{}, weeks: map[time.Time]int{}, errs: map[string]*ErrorRow{}}
 	for _, p := range prs {
-		if len(p.Pushes) == 0 {
-			continue
-		}
-		st.Observed++
-		a := agents[p.PR.Author]
-		if a == nil {
-			a = &AgentStats{Agent: p.PR.Author}
-			agents[p.PR.Author] = a
-		}
-		a.PullRequests++
-		a.Pushes += len(p.Pushes)
-		st.Pushes += len(p.Pushes)
-		green := 0
-		for i, push := range p.Pushes {
-			if push.Green && green == 0 {
-				green = i + 1
-			}
-		}
-		if green > 0 {
-			toGreen = append(toGreen, green)
-		} else {
-			st.NeverGreen++
-		}
-		tripped := false
-		open := map[string]time.Time{} // slice → when it tripped
-		failed := map[string]int{}     // slice → failed attempts at the last entry
-		for _, push := range p.Pushes {
-			counted := false
-			for _, m := range push.Marks {
-				if m.Reset {
-					if t, ok := open[m.Slice]; ok {
-						waits = append(waits, m.ResetAt.Sub(t).Minutes())
-						delete(open, m.Slice)
-					}
-					failed[m.Slice] = m.Failed
-					continue
-				}
-				if m.Failed > failed[m.Slice] {
-					counted = true
-				}
-				failed[m.Slice] = max(failed[m.Slice], m.Failed)
-				if m.State != string(breaker.StateOpen) {
-					continue
-				}
-				if _, ok := open[m.Slice]; ok {
-					continue
-				}
-				open[m.Slice] = m.At
-				tripped = true
-				st.Trips++
-				st.ByReason[m.Reason]++
-				weeks[weekOf(m.At)]++
-				seen := map[string]bool{}
-				for _, f := range m.Failing {
-					key := f.Fingerprint
-					if key == "" {
-						key = "test:" + f.Test
-					}
-					row := errs[key]
-					if row == nil {
-						row = &ErrorRow{Fingerprint: f.Fingerprint}
-						errs[key] = row
-					}
-					if !slices.Contains(row.Tests, f.Test) {
-						row.Tests = append(row.Tests, f.Test)
-					}
-					if !slices.Contains(row.PullRequests, p.PR.Number) {
-						row.PullRequests = append(row.PullRequests, p.PR.Number)
-					}
-					if !seen[key] {
-						row.Trips++
-						seen[key] = true
-					}
-				}
-			}
-			if counted {
-				st.NoProgress.Pushes++
-				st.NoProgress.Minutes = round1(st.NoProgress.Minutes + push.Minutes)
-			}
-		}
-		st.TripToReset.Pending += len(open)
-		if tripped {
-			a.Tripped++
+		if len(p.Pushes) > 0 {
+			s.pull(p)
 		}
 	}
-	for _, a := range agents {
+	s.byAgent()
+	s.durations()
+	s.errors()
+	for w := weekOf(st.Since); !w.After(st.Until); w = w.AddDate(0, 0, 7) {
+		st.TripsPerWeek = append(st.TripsPerWeek, Week{Start: w, Trips: s.weeks[w]})
+		if len(st.TripsPerWeek) >= 106 {
+			break
+		}
+	}
+}
+
+// summer is sum's work: the figures by agent, week and error, the waits
+// for a reset and the pushes to green, as the pull requests are read.
+type summer struct {
+	st      *Stats
+	agents  map[string]*AgentStats
+	weeks   map[time.Time]int
+	errs    map[string]*ErrorRow
+	waits   []float64
+	toGreen []int
+}
+
+// pull adds one pull request with pushes.
+func (s *summer) pull(p pullStats) {
+	st := s.st
+	st.Observed++
+	a := s.agents[p.PR.Author]
+	if a == nil {
+		a = &AgentStats{Agent: p.PR.Author}
+		s.agents[p.PR.Author] = a
+	}
+	a.PullRequests++
+	a.Pushes += len(p.Pushes)
+	st.Pushes += len(p.Pushes)
+	green := slices.IndexFunc(p.Pushes, func(push statPush) bool { return push.Green }) + 1
+	if green > 0 {
+		s.toGreen = append(s.toGreen, green)
+	} else {
+		st.NeverGreen++
+	}
+	open := map[string]time.Time{} // slice → when it tripped
+	failed := map[string]int{}     // slice → failed attempts at the last entry
+	tripped := false
+	for _, push := range p.Pushes {
+		counted := false
+		for _, m := range push.Marks {
+			c, t := s.mark(p.PR.Number, m, open, failed)
+			counted, tripped = counted || c, tripped || t
+		}
+		if counted {
+			st.NoProgress.Pushes++
+			st.NoProgress.Minutes = round1(st.NoProgress.Minutes + push.Minutes)
+		}
+	}
+	st.TripToReset.Pending += len(open)
+	if tripped {
+		a.Tripped++
+	}
+}
+
+// mark adds one ledger entry of pull request pr: a reset ends its slice's
+// trip (the wait is counted), a failed attempt more than the slice had is
+// counted, and the first OPEN of a slice is a trip, whose failing tests
+// join the error rows.
+func (s *summer) mark(pr int, m mark, open map[string]time.Time, failed map[string]int) (counted, tripped bool) {
+	if m.Reset {
+		if t, ok := open[m.Slice]; ok {
+			s.waits = append(s.waits, m.ResetAt.Sub(t).Minutes())
+			delete(open, m.Slice)
+		}
+		failed[m.Slice] = m.Failed
+		return false, false
+	}
+	counted = m.Failed > failed[m.Slice]
+	failed[m.Slice] = max(failed[m.Slice], m.Failed)
+	if _, ok := open[m.Slice]; ok || m.State != string(breaker.StateOpen) {
+		return counted, false
+	}
+	open[m.Slice] = m.At
+	s.st.Trips++
+	s.st.ByReason[m.Reason]++
+	s.weeks[weekOf(m.At)]++
+	seen := map[string]bool{}
+	for _, f := range m.Failing {
+		key := f.Fingerprint
+		if key == "" {
+			key = "test:" + f.Test
+		}
+		row := s.errs[key]
+		if row == nil {
+			row = &ErrorRow{Fingerprint: f.Fingerprint}
+			s.errs[key] = row
+		}
+		if !slices.Contains(row.Tests, f.Test) {
+			row.Tests = append(row.Tests, f.Test)
+		}
+		if !slices.Contains(row.PullRequests, pr) {
+			row.PullRequests = append(row.PullRequests, pr)
+		}
+		if !seen[key] {
+			row.Trips++
+			seen[key] = true
+		}
+	}
+	return counted, true
+}
+
+// byAgent lists the agents, most pull requests first.
+func (s *summer) byAgent() {
+	st := s.st
+	for _, a := range s.agents {
 		st.ByAgent = append(st.ByAgent, *a)
 	}
 	sort.Slice(st.ByAgent, func(i, j int) bool {
@@ -369,24 +394,34 @@ func (st *Stats) sum(prs []pullStats) {
 	if st.ByAgent == nil {
 		st.ByAgent = []AgentStats{}
 	}
-	st.TripToReset.Count = len(waits)
-	if len(waits) > 0 {
-		slices.Sort(waits)
-		st.TripToReset.Median = round1(medianOf(waits))
-		st.TripToReset.Max = round1(waits[len(waits)-1])
+}
+
+// durations are the waits for a reset and the pushes to green.
+func (s *summer) durations() {
+	st := s.st
+	st.TripToReset.Count = len(s.waits)
+	if len(s.waits) > 0 {
+		slices.Sort(s.waits)
+		st.TripToReset.Median = round1(medianOf(s.waits))
+		st.TripToReset.Max = round1(s.waits[len(s.waits)-1])
 	}
-	st.PushesToGreen.Count = len(toGreen)
-	if len(toGreen) > 0 {
-		slices.Sort(toGreen)
-		f := make([]float64, len(toGreen))
-		for i, n := range toGreen {
+	st.PushesToGreen.Count = len(s.toGreen)
+	if len(s.toGreen) > 0 {
+		slices.Sort(s.toGreen)
+		f := make([]float64, len(s.toGreen))
+		for i, n := range s.toGreen {
 			f[i] = float64(n)
 		}
 		st.PushesToGreen.Median = medianOf(f)
-		st.PushesToGreen.Max = toGreen[len(toGreen)-1]
+		st.PushesToGreen.Max = s.toGreen[len(s.toGreen)-1]
 	}
+}
+
+// errors are the error rows, the ones across most pull requests first.
+func (s *summer) errors() {
+	st := s.st
 	st.Errors = []ErrorRow{}
-	for _, row := range errs {
+	for _, row := range s.errs {
 		slices.Sort(row.Tests)
 		slices.Sort(row.PullRequests)
 		st.Errors = append(st.Errors, *row)
@@ -403,12 +438,6 @@ func (st *Stats) sum(prs []pullStats) {
 	})
 	if len(st.Errors) > maxErrorRows {
 		st.Errors = st.Errors[:maxErrorRows]
-	}
-	for w := weekOf(st.Since); !w.After(st.Until); w = w.AddDate(0, 0, 7) {
-		st.TripsPerWeek = append(st.TripsPerWeek, Week{Start: w, Trips: weeks[w]})
-		if len(st.TripsPerWeek) >= 106 {
-			break
-		}
 	}
 }
 

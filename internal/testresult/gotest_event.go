@@ -31,27 +31,8 @@ func decodeEvent(line []byte, ev *goEvent, intern func([]byte) string, scratch *
 		return "", skipSpace(line, i+1) == len(line)
 	}
 	for {
-		if i >= len(line) || line[i] != '"' {
-			return "", false
-		}
-		// A key: plain ASCII, no escapes (anything else: the slow path,
-		// which folds case as encoding/json does).
-		start := i + 1
-		for i = start; i < len(line) && line[i] != '"'; i++ {
-			if c := line[i]; c == '\\' || c < 0x20 || c >= 0x80 {
-				return "", false
-			}
-		}
-		if i >= len(line) {
-			return "", false
-		}
-		field := eventField(line[start:i])
-		i = skipSpace(line, i+1)
-		if i >= len(line) || line[i] != ':' {
-			return "", false
-		}
-		i = skipSpace(line, i+1)
-		if i >= len(line) {
+		field, j, ok := scanKey(line, i)
+		if !ok {
 			return "", false
 		}
 		if field >= 0 {
@@ -60,35 +41,8 @@ func decodeEvent(line []byte, ev *goEvent, intern func([]byte) string, scratch *
 			}
 			seen[field] = true
 		}
-		switch c := line[i]; {
-		case c == '"':
-			raw, end, escaped, ok := scanString(line, i)
-			if !ok {
-				return "", false
-			}
-			if field >= 0 {
-				setEventField(ev, field, raw, escaped, intern, scratch)
-			}
-			i = end
-		case c == 'n':
-			if !hasLiteral(line, i, "null") {
-				return "", false
-			}
-			i += 4 // null leaves a string field as it was, as json.Unmarshal does
-		case field >= 0:
-			return "", false // a number or a boolean in a string field: Unmarshal's error
-		case c == 't' && hasLiteral(line, i, "true"):
-			i += 4
-		case c == 'f' && hasLiteral(line, i, "false"):
-			i += 5
-		case c == '-' || (c >= '0' && c <= '9'):
-			end, ok := scanNumber(line, i)
-			if !ok {
-				return "", false
-			}
-			i = end
-		default:
-			return "", false // an object, an array, or not JSON
+		if i, ok = scanValue(line, j, field, ev, intern, scratch); !ok {
+			return "", false
 		}
 		i = skipSpace(line, i)
 		if i >= len(line) {
@@ -103,6 +57,59 @@ func decodeEvent(line []byte, ev *goEvent, intern func([]byte) string, scratch *
 			return "", false
 		}
 	}
+}
+
+// scanKey reads a key and its colon at line[i]: the key's field (-1 for
+// one the breaker does not read) and where its value starts. A key is
+// plain ASCII, no escapes (anything else: the slow path, which folds case
+// as encoding/json does).
+func scanKey(line []byte, i int) (field, next int, ok bool) {
+	if i >= len(line) || line[i] != '"' {
+		return 0, 0, false
+	}
+	start := i + 1
+	for i = start; i < len(line) && line[i] != '"'; i++ {
+		if c := line[i]; c == '\\' || c < 0x20 || c >= 0x80 {
+			return 0, 0, false
+		}
+	}
+	if i >= len(line) {
+		return 0, 0, false
+	}
+	field = eventField(line[start:i])
+	i = skipSpace(line, i+1)
+	if i >= len(line) || line[i] != ':' {
+		return 0, 0, false
+	}
+	i = skipSpace(line, i+1)
+	return field, i, i < len(line)
+}
+
+// scanValue reads the value at line[i] of field (-1: skipped) into ev and
+// says where it ends: a string, null (which leaves a string field as it
+// was, as json.Unmarshal does), and for a field the breaker does not read
+// a boolean or a number too; an object, an array, or a number or boolean
+// in a string field is not ok (Unmarshal's error, or the slow path).
+func scanValue(line []byte, i, field int, ev *goEvent, intern func([]byte) string, scratch *[]byte) (int, bool) {
+	switch c := line[i]; {
+	case c == '"':
+		raw, end, escaped, ok := scanString(line, i)
+		if ok && field >= 0 {
+			setEventField(ev, field, raw, escaped, intern, scratch)
+		}
+		return end, ok
+	case c == 'n':
+		return i + 4, hasLiteral(line, i, "null")
+	case field >= 0:
+		return 0, false
+	case c == 't' && hasLiteral(line, i, "true"):
+		return i + 4, true
+	case c == 'f' && hasLiteral(line, i, "false"):
+		return i + 5, true
+	case c == '-' || (c >= '0' && c <= '9'):
+		return scanNumber(line, i)
+	}
+	return 0, false
 }
 
 // eventField is the index in goEventKeys of an ASCII key, matched without
