@@ -1,35 +1,17 @@
 package action_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// -update rewrites the golden files under testdata/.
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/greenlight-ci/breaker/internal/golden"
+)
 
 // matchGolden compares got with testdata/<name>, rewriting it under -update.
 func matchGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file:\n--- want\n%s\n--- got\n%s", name, want, got)
-	}
+	golden.Match(t, filepath.Join("testdata", name), got)
 }
 
 // Words for the agent (issue 32): the check run's text, where an agent

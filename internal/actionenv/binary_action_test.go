@@ -1,7 +1,6 @@
 package actionenv
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/greenlight-ci/breaker/internal/golden"
 )
 
 // binaryAction renders binary/action.yml from the root action.yml: the same
@@ -124,9 +125,7 @@ func TestBinaryAction_InStepWithTheRootAction(t *testing.T) {
 	}
 }
 
-var updateFlag = flag.Bool("update", false, "rewrite generated files (binary/action.yml)")
-
-func updateBinary() bool { return *updateFlag }
+func updateBinary() bool { return golden.Updating() }
 
 // The release builds the six archives binary/run.sh downloads: every
 // RUNNER_OS × RUNNER_ARCH it maps (linux, darwin, windows × amd64, arm64),

@@ -2,15 +2,11 @@ package breaker
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/greenlight-ci/breaker/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // TestEvaluate_Golden pins the whole Decision, diagnostics' wording
 // included, for one scenario per trip kind. Refresh with -update.
@@ -36,19 +32,7 @@ func TestEvaluate_Golden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			path := filepath.Join("testdata", name+".golden.json")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("read golden (run with -update to create): %v", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("Decision mismatch (-want +got):\n%s", diff)
-			}
+			golden.Match(t, filepath.Join("testdata", name+".golden.json"), string(got))
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/golden"
 )
 
 func TestHelp_EveryCommandIsGoldenAndNamesExitCodes(t *testing.T) {
@@ -30,7 +32,7 @@ func TestHelp_EveryCommandIsGoldenAndNamesExitCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if golden.Updating() {
 		t.Cleanup(func() {
 			if err := os.WriteFile("../../docs/cli.md", cliDoc, 0o644); err != nil {
 				t.Error(err)
@@ -45,7 +47,7 @@ func TestHelp_EveryCommandIsGoldenAndNamesExitCodes(t *testing.T) {
 		matchGolden(t, name, stdout)
 		// The CLI reference is built from the same text: each command's
 		// help, verbatim, in a text block of docs/cli.md.
-		if *update {
+		if golden.Updating() {
 			cliDoc = replaceHelpBlock(cliDoc, stdout)
 		}
 		if !strings.Contains(string(cliDoc), "```text\n"+stdout+"```\n") {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/greenlight-ci/breaker/internal/golden"
 )
 
 // TestMain lets testscript run this package's test binary as the breaker
@@ -33,7 +35,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		UpdateScripts:       *update,
+		UpdateScripts:       golden.Updating(),
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")

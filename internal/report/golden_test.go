@@ -2,17 +2,13 @@ package report
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // scenarios are the decisions every renderer is checked against.
 var scenarios = []struct {
@@ -34,23 +30,11 @@ var scenarios = []struct {
 	{"policy_liza", lizaDecision},
 }
 
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name, got string) {
+// matchGolden compares got with testdata/name, or rewrites it under
+// -update.
+func matchGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
+	golden.Match(t, filepath.Join("testdata", name), got)
 }
 
 func TestMarkdown_Golden(t *testing.T) {
@@ -58,7 +42,7 @@ func TestMarkdown_Golden(t *testing.T) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			golden(t, sc.name+".md", Markdown(sc.d(), Options{Marker: true}))
+			matchGolden(t, sc.name+".md", Markdown(sc.d(), Options{Marker: true}))
 		})
 	}
 }
@@ -75,7 +59,7 @@ func TestJSON_Golden(t *testing.T) {
 			if !json.Valid(got) {
 				t.Fatalf("JSON output is not valid JSON:\n%s", got)
 			}
-			golden(t, sc.name+".json", string(got))
+			matchGolden(t, sc.name+".json", string(got))
 		})
 	}
 }
@@ -85,7 +69,7 @@ func TestText_Golden(t *testing.T) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			golden(t, sc.name+".txt", Text(sc.d()))
+			matchGolden(t, sc.name+".txt", Text(sc.d()))
 		})
 	}
 }
@@ -93,7 +77,7 @@ func TestText_Golden(t *testing.T) {
 func TestMarkdown_Acknowledgement(t *testing.T) {
 	t.Parallel()
 	ack := "@maintainer reset S-3 at 2024-05-01 12:00 UTC.\nGuidance: use the contract's key; see <details>."
-	golden(t, "acknowledgement.md", Markdown(resetDecision(), Options{Marker: true, Acknowledgement: ack}))
+	matchGolden(t, "acknowledgement.md", Markdown(resetDecision(), Options{Marker: true, Acknowledgement: ack}))
 }
 
 func TestRenderers_ZeroDecision(t *testing.T) {

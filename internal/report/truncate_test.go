@@ -72,7 +72,7 @@ func TestMarkdown_TruncatedGolden(t *testing.T) {
 	t.Parallel()
 	d := perTestDecision()
 	d.Diagnostics[0].ActualError = hugeOutput(400)
-	golden(t, "truncated.md", Markdown(d, Options{Marker: true, MaxBytes: 6000}))
+	matchGolden(t, "truncated.md", Markdown(d, Options{Marker: true, MaxBytes: 6000}))
 }
 
 func TestCutMiddle(t *testing.T) {
