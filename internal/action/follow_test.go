@@ -13,11 +13,11 @@ func (r *rig) copyTripped(from, to, how string) string {
 	switch how {
 	case "squash":
 		r.git("checkout", from, "--", ".")
-		r.tick++
+		r.repo.Tick++
 		r.git("commit", "-q", "-m", "Rework the login handler")
 	case "cherry-pick":
 		for _, c := range strings.Fields(r.git("rev-list", "--reverse", "main.."+from)) {
-			r.tick++
+			r.repo.Tick++
 			r.git("cherry-pick", "--allow-empty", c)
 		}
 	}

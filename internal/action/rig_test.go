@@ -19,6 +19,7 @@ import (
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // rigToken is the token every run is given; it matches no token pattern.
@@ -39,8 +40,7 @@ type rig struct {
 	inputs map[string]string
 	env    map[string]string // more of the runner's environment, e.g. GITHUB_RUN_ATTEMPT
 	runs   int
-	tick   int
-	n      int // commits made
+	repo   *gitrepo.Repo // the workspace's repository (dir)
 	// prHeads are the heads the rig last sent each pull request's events
 	// for: a synchronize's before.
 	prHeads map[int]string
@@ -60,13 +60,9 @@ func newRig(t testing.TB) *rig {
 // newRigWith is newRig with more of the fake GitHub's options.
 func newRigWith(t testing.TB, opts ...ghfake.Option) *rig {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	r := &rig{t: t, dir: t.TempDir(), srv: ghfake.New(t, append([]ghfake.Option{ghfake.WithToken(rigToken)}, opts...)...),
+	repo := gitrepo.New(t)
+	r := &rig{t: t, dir: repo.Dir, repo: repo, srv: ghfake.New(t, append([]ghfake.Option{ghfake.WithToken(rigToken)}, opts...)...),
 		inputs: map[string]string{"token": rigToken, "results": "junit.xml"}, env: map[string]string{}}
-	r.git("init", "-q", "-b", "main")
-	r.commit("Initial commit", "")
 	r.srv.SetDefaultBranch("main", r.git("rev-parse", "main"))
 	return r
 }
@@ -74,37 +70,13 @@ func newRigWith(t testing.TB, opts ...ghfake.Option) *rig {
 // git runs git in the repository with fixed identities and dates.
 func (r *rig) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	date := fmt.Sprintf("2026-03-02T09:%02d:%02dZ", r.tick/60%60, r.tick%60)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com", "GIT_AUTHOR_DATE="+date,
-		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_COMMITTER_DATE="+date,
-		"GIT_CONFIG_NOSYSTEM=1", "HOME="+r.dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return r.repo.Git(args...)
 }
 
 // commit commits a new file with message (trailers after a blank line).
 func (r *rig) commit(message string, trailers ...string) string {
 	r.t.Helper()
-	r.tick++
-	r.n++
-	name := fmt.Sprintf("internal/auth/fix%d.go", r.n)
-	if err := os.MkdirAll(filepath.Join(r.dir, "internal/auth"), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.dir, name), []byte("package auth\n"), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-	r.git("add", name)
-	if len(trailers) > 0 {
-		message += "\n\n" + strings.Join(trailers, "\n")
-	}
-	r.git("commit", "-q", "-m", message)
-	return r.git("rev-parse", "HEAD")
+	return r.repo.Commit(message, trailers...)
 }
 
 // results writes junit.xml: test → pass or fail, in suite users.
@@ -451,25 +423,8 @@ func (r *rig) giveCommits(head string) {
 }
 
 // commitMany adds n empty commits to branch (checked out) in one git
-// fast-import: a long pull request without n git processes each.
+// fast-import.
 func (r *rig) commitMany(branch string, n int) string {
 	r.t.Helper()
-	head := r.git("rev-parse", branch)
-	var b strings.Builder
-	for i := range n {
-		r.tick++
-		msg := fmt.Sprintf("Step %d of the refactor\n", i+1)
-		fmt.Fprintf(&b, "commit refs/heads/%s\ncommitter Agent <agent@example.com> %d +0000\ndata %d\n%s", branch, rigEpoch.Unix()+int64(r.tick), len(msg), msg)
-		if i == 0 {
-			fmt.Fprintf(&b, "from %s\n", head)
-		}
-		b.WriteString("\n")
-	}
-	cmd := exec.Command("git", "fast-import", "--quiet", "--force")
-	cmd.Dir, cmd.Stdin = r.dir, strings.NewReader(b.String())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		r.t.Fatalf("git fast-import: %v\n%s", err, out)
-	}
-	r.git("reset", "-q", "--hard", branch)
-	return r.git("rev-parse", branch)
+	return r.repo.CommitMany(branch, n)
 }

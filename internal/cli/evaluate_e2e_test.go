@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
@@ -195,7 +196,8 @@ func TestEvaluate_ShallowCloneIsAnErrorNamingTheFix(t *testing.T) {
 	}
 	r.git("checkout", "-q", "main")
 	r.commit("main moves on", map[string]string{"README.md": "shop v2\n"})
-	shallow := &testRepo{t: t, dir: t.TempDir()}
+	dir := t.TempDir()
+	shallow := &testRepo{Repo: gitrepo.Open(t, dir), t: t, dir: dir}
 	shallow.git("clone", "-q", "--depth", "2", "--no-single-branch", "file://"+r.dir, ".")
 	shallow.git("checkout", "-q", "agent/S-1")
 

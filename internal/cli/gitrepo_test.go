@@ -3,27 +3,26 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
-// testRepo is a real git repository in t.TempDir(), driven by the git CLI
-// with fixed identities and dates so SHAs are reproducible.
+// testRepo is a real git repository in t.TempDir() (gitrepo), with the
+// suite's own clock, a minute a commit, so its SHAs are reproducible.
 type testRepo struct {
-	t    *testing.T
-	dir  string
-	tick int
+	*gitrepo.Repo
+	t   *testing.T
+	dir string
 }
 
 func newTestRepo(t *testing.T) *testRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	r := &testRepo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
+	g := gitrepo.Init(t)
+	g.Dates = func(tick int) string { return fmt.Sprintf("2026-02-18T09:%02d:00Z", tick%60) }
+	r := &testRepo{Repo: g, t: t, dir: g.Dir}
 	r.commit("Initial commit", map[string]string{"README.md": "shop\n", "internal/users/service.go": "package users\n"})
 	return r
 }
@@ -31,36 +30,13 @@ func newTestRepo(t *testing.T) *testRepo {
 // git runs a git command in the repository and returns its trimmed stdout.
 func (r *testRepo) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	date := fmt.Sprintf("2026-02-18T09:%02d:00Z", r.tick%60)
-	cmd.Env = append(os.Environ(),
-		"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com", "GIT_AUTHOR_DATE="+date,
-		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_COMMITTER_DATE="+date,
-		"GIT_CONFIG_NOSYSTEM=1", "HOME="+r.dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return r.Git(args...)
 }
 
 // commit writes files and commits them with message; it returns the SHA.
 func (r *testRepo) commit(message string, files map[string]string) string {
 	r.t.Helper()
-	r.tick++
-	for name, body := range files {
-		p := filepath.Join(r.dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-		r.git("add", name)
-	}
-	r.git("commit", "-q", "--allow-empty", "-m", message)
-	return r.git("rev-parse", "HEAD")
+	return r.CommitFiles(message, files)
 }
 
 // attempt commits one attempt on test with the given extra trailers.
@@ -70,7 +46,7 @@ func (r *testRepo) attempt(slice, test, strategy string, extra ...string) string
 	for _, e := range extra {
 		msg += e + "\n"
 	}
-	file := fmt.Sprintf("internal/users/attempt%d.go", r.tick)
+	file := fmt.Sprintf("internal/users/attempt%d.go", r.Tick)
 	return r.commit(msg, map[string]string{file: "package users\n"})
 }
 

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"github.com/greenlight-ci/breaker/internal/setup"
-
 	"bytes"
 	"context"
 	"os"
@@ -10,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
+	"github.com/greenlight-ci/breaker/internal/setup"
 )
 
 // initAction is the published copy the tests' workflows use.
@@ -18,12 +19,7 @@ const initAction = "acme/breaker@0123456789abcdef0123456789abcdef01234567"
 // initRepo is a fresh git repository on main holding files.
 func initRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := t.TempDir()
-	r := &testRepo{t: t, dir: dir}
-	r.git("init", "-q", "-b", "main")
+	dir := gitrepo.Init(t).Dir
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

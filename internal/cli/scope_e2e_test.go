@@ -94,7 +94,7 @@ func ourGraph(t *testing.T) map[string]string {
 func scopeAttempt(r *testRepo, slice string, files map[string]string, extra ...string) string {
 	r.t.Helper()
 	msg := fmt.Sprintf("attempt %d\n\nGreenlight-Slice: %s\nGreenlight-Test: %s\nGreenlight-Strategy: attempt %d\n",
-		r.tick, slice, testDup, r.tick)
+		r.Tick, slice, testDup, r.Tick)
 	for _, e := range extra {
 		msg += e + "\n"
 	}

@@ -35,7 +35,7 @@ func newTrust(t *testing.T) *trust {
 // commit adds a plain fix (no trailers) on the checked-out branch.
 func (tr *trust) commit(msg string) string {
 	tr.t.Helper()
-	n := len(tr.heads) + tr.h.repo.tick
+	n := len(tr.heads) + tr.h.repo.Tick
 	return tr.h.repo.commit(msg, map[string]string{fmt.Sprintf("internal/auth/fix%d.go", n): "package auth\n"})
 }
 
