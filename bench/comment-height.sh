@@ -5,7 +5,7 @@
 # "wider-by-<px>px" after the height when a table or a code block in view
 # does not fit the column (it scrolls sideways on GitHub).
 #
-#   bash bench/comment-height.sh internal/cli/testdata/comments/*.md
+#   bash bench/comment-height.sh internal/action/testdata/comments/*.md
 #
 # Needs Chromium (Debian: apt-get install chromium) and npm.
 set -euo pipefail

@@ -4,7 +4,7 @@
 # <details> closed) to a PNG with headless Chromium: the picture the README
 # shows of a trip.
 #
-#   bash bench/comment-picture.sh internal/cli/testdata/comments/no-trailers.md docs/trip.png
+#   bash bench/comment-picture.sh internal/action/testdata/comments/no-trailers.md docs/trip.png
 #
 # Needs Chromium (Debian: apt-get install chromium) and npm.
 set -euo pipefail

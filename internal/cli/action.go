@@ -30,9 +30,9 @@ request deletes its checkpoint and reset tags.
 
 `
 
-// defaultActionDeps binds the Action to GitHub through go-github, to git
+// DefaultActionDeps binds the Action to GitHub through go-github, to git
 // through internal/evaluate, and to the wall clock.
-func defaultActionDeps() action.Deps {
+func DefaultActionDeps() action.Deps {
 	return action.Deps{NewForge: newGitHubForge, Load: evaluate.Load, Now: time.Now, Version: Version}
 }
 
@@ -67,11 +67,11 @@ func runAction(ctx context.Context, env *Env, args []string) int {
 		// GOMAXPROCS, when set, decides.
 		runtime.GOMAXPROCS(1)
 	}
-	return runActionWith(ctx, env, defaultActionDeps())
+	return runActionWith(ctx, env, DefaultActionDeps())
 }
 
 // runActionWith runs the Action with its outside world given.
 func runActionWith(ctx context.Context, env *Env, deps action.Deps) int {
 	out := action.Run(ctx, deps, actionenv.New(env.Getenv, env.Stdout))
-	return exitCode(out.Decision, out.Enforce, out.Err)
+	return ExitCode(out.Decision, out.Enforce, out.Err)
 }

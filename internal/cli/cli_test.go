@@ -149,7 +149,7 @@ func TestDemo_TripsAndIsGolden(t *testing.T) {
 // of the README's outline.
 func TestDocs_ShowTheDemoComment(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"testdata/demo/demo.markdown.golden", "testdata/comments/no-trailers.md"} {
+	for _, name := range []string{"testdata/demo/demo.markdown.golden", "../action/testdata/comments/no-trailers.md"} {
 		docShows(t, "../../docs/comments.md", name)
 	}
 }

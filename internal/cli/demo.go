@@ -88,7 +88,7 @@ func printDecision(env *Env, d breaker.Decision, format string) int {
 	default:
 		io.WriteString(env.Stdout, report.DefuseCommands(report.Text(d)))
 	}
-	return exitCode(&d, true, nil)
+	return ExitCode(&d, true, nil)
 }
 
 func validFormat(f string) bool { return f == "text" || f == "markdown" || f == "json" }

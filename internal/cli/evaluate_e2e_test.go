@@ -259,7 +259,7 @@ func TestEvaluate_MergeTrickKeepsTheAttempts(t *testing.T) {
 	r.attempt("S-1", testDup, "check before insert")
 	r.attempt("S-1", testDup, "check in repository")
 	old := r.attempt("S-1", testDup, "map errors in router")
-	r.mergeTrick("agent/S-1")
+	r.MergeTrick("agent/S-1")
 	if got := r.git("merge-base", "--is-ancestor", old, "HEAD"); got != "" {
 		t.Fatalf("the old head is not an ancestor of the merge: %s", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,14 @@ func runCLIEnv(t *testing.T, env map[string]string, stdin string, args ...string
 	getenv := func(k string) string { return env[k] }
 	code = Main(context.Background(), append([]string{"breaker"}, args...), getenv, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
+}
+
+// writeFile writes body to path, ending the test on failure.
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // jsonReport is the part of the v1 JSON report these tests read.

@@ -10,10 +10,10 @@ const (
 	ExitTripped = 42 // the breaker is OPEN
 )
 
-// exitCode is the one place a run's end becomes the process exit code: an
+// ExitCode is the one place a run's end becomes the process exit code: an
 // error is 1; an OPEN decision that the run enforces is 42; anything else,
 // including the pull cord's and a reset's OPEN diagnostic, is 0.
-func exitCode(d *breaker.Decision, enforce bool, err error) int {
+func ExitCode(d *breaker.Decision, enforce bool, err error) int {
 	switch {
 	case err != nil:
 		return ExitError

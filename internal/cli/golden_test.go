@@ -7,9 +7,6 @@ import (
 	"github.com/greenlight-ci/breaker/internal/golden"
 )
 
-// updatingGolden reports whether the test run was given -update.
-func updatingGolden() bool { return golden.Updating() }
-
 // matchGolden compares got with testdata/<name>, rewriting it under -update.
 func matchGolden(t *testing.T, name, got string) {
 	t.Helper()

@@ -45,6 +45,67 @@ func Init(t testing.TB) *Repo {
 // Open is a Repo over dir as it is (a clone a test makes there, say).
 func Open(t testing.TB, dir string) *Repo { return &Repo{t: t, Dir: dir} }
 
+// Shop is the repository the command's and the Action's end-to-end tests
+// start from: a README and a users service on main, a minute a commit
+// from 2026-02-18 09:00 (their golden files name these commits).
+func Shop(t testing.TB) *Repo {
+	t.Helper()
+	r := Init(t)
+	r.Dates = func(tick int) string { return fmt.Sprintf("2026-02-18T09:%02d:00Z", tick%60) }
+	r.CommitFiles("Initial commit", map[string]string{"README.md": "shop\n", "internal/users/service.go": "package users\n"})
+	return r
+}
+
+// Attempt commits one attempt on test in slice, as an agent that follows
+// the protocol does (Greenlight-Slice, -Test and -Strategy trailers, and
+// extra ones), with a file of its own.
+func (r *Repo) Attempt(slice, test, strategy string, extra ...string) string {
+	r.t.Helper()
+	msg := fmt.Sprintf("%s\n\nGreenlight-Slice: %s\nGreenlight-Test: %s\nGreenlight-Strategy: %s\n", strategy, slice, test, strategy)
+	for _, e := range extra {
+		msg += e + "\n"
+	}
+	file := fmt.Sprintf("internal/users/attempt%d.go", r.Tick)
+	return r.CommitFiles(msg, map[string]string{file: "package users\n"})
+}
+
+// MergeTrick moves main on, merges branch into it (first parent main,
+// second parent the branch's head) and points branch at the merge, checked
+// out: a fast-forward push that puts the old attempts behind a second
+// parent. It returns the merge.
+func (r *Repo) MergeTrick(branch string) string {
+	r.t.Helper()
+	r.Git("checkout", "-q", "main")
+	r.CommitFiles("main moves on", map[string]string{"README.md": "shop v2\n"})
+	r.Git("checkout", "-q", "--detach", "main")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge the branch into main", branch)
+	r.Git("branch", "-f", branch, "HEAD")
+	r.Git("checkout", "-q", branch)
+	return r.Git("rev-parse", "HEAD")
+}
+
+// JUnit writes a JUnit XML result file name (untracked): test → pass,
+// fail or skip, in suite users.
+func (r *Repo) JUnit(name string, statuses map[string]string) {
+	r.t.Helper()
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\"?>\n<testsuite name=\"users\">\n")
+	for test, status := range statuses {
+		fmt.Fprintf(&b, "  <testcase classname=\"users\" name=%q>", test)
+		switch status {
+		case "fail":
+			b.WriteString(`<failure message="expected 409, got 500">service_test.go:42: expected 409, got 500</failure>`)
+		case "skip":
+			b.WriteString(`<skipped/>`)
+		}
+		b.WriteString("</testcase>\n")
+	}
+	b.WriteString("</testsuite>\n")
+	if err := os.WriteFile(filepath.Join(r.Dir, name), []byte(b.String()), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
 // New makes a repository on branch main with one commit.
 func New(t testing.TB) *Repo {
 	t.Helper()

@@ -40,10 +40,10 @@ func renderGFM(t *testing.T, md string) string {
 func TestRender_GoldenReportsStayInTheirBlocks(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.md"))
-	comments, _ := filepath.Glob(filepath.Join("..", "cli", "testdata", "comments", "*.md"))
+	comments, _ := filepath.Glob(filepath.Join("..", "action", "testdata", "comments", "*.md"))
 	files = append(files, comments...)
 	files = append(files, filepath.Join("..", "cli", "testdata", "demo", "demo.markdown.golden"))
-	if len(files) < 10 {
+	if len(comments) < 9 || len(files) < 10 {
 		t.Fatalf("found %d golden reports", len(files))
 	}
 	if out := renderGFM(t, "text <img src=x onerror=alert(1)>"); !strings.Contains(out, "<img") {
@@ -87,7 +87,7 @@ func TestRender_GoldenReportsStayInTheirBlocks(t *testing.T) {
 // folded <details> — holds the test, CI's error and the push table.
 func TestRender_NoTrailerCommentFirstScreen(t *testing.T) {
 	t.Parallel()
-	md, err := os.ReadFile(filepath.Join("..", "cli", "testdata", "comments", "no-trailers.md"))
+	md, err := os.ReadFile(filepath.Join("..", "action", "testdata", "comments", "no-trailers.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

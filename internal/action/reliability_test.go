@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"go/ast"
@@ -13,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/cli"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // testHelpers are the packages only tests import (their repositories and
@@ -62,35 +65,35 @@ func TestReliability02_ShellMetacharactersStayData(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := newTestRepo(t)
-	canary := filepath.Join(r.dir, "PWNED")
+	r := gitrepo.Shop(t)
+	canary := filepath.Join(r.Dir, "PWNED")
 	payload := `$(touch ` + canary + `) ` + "`touch " + canary + "`" + ` "; curl x|sh #`
 	branch := `zzz";echo${IFS}hi;#`
-	r.git("checkout", "-q", "-b", branch)
+	r.Git("checkout", "-q", "-b", branch)
 	for i := range 3 {
-		r.git("-c", "user.name=x\"; $(touch "+canary+")", "commit", "-q", "--allow-empty", "--author", `x"; $(touch `+canary+`) <a@example.com>`,
+		r.Git("-c", "user.name=x\"; $(touch "+canary+")", "commit", "-q", "--allow-empty", "--author", `x"; $(touch `+canary+`) <a@example.com>`,
 			"-m", payload+" "+strconv.Itoa(i)+"\n\nGreenlight-Slice: S-1\nGreenlight-Test: Test`id`$(id)\nGreenlight-Hypothesis: "+payload)
 	}
-	writeFile(t, filepath.Join(r.dir, "junit.xml"), `<testsuite><testcase classname="c" name="Test`+"`id`"+`$(id)"><failure message="`+xmlEscape(payload)+`">x</failure></testcase></testsuite>`)
-	out, stderr, code := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--results", filepath.Join(r.dir, "junit.xml"), "--format", "markdown")
-	if code != ExitTripped {
-		t.Fatalf("exit %d; want %d (three failed attempts)\n%s%s", code, ExitTripped, out, stderr)
+	writeFile(t, filepath.Join(r.Dir, "junit.xml"), `<testsuite><testcase classname="c" name="Test`+"`id`"+`$(id)"><failure message="`+xmlEscape(payload)+`">x</failure></testcase></testsuite>`)
+	out, stderr, code := runCLI(t, "", "evaluate", "--repo", r.Dir, "--base", "main", "--results", filepath.Join(r.Dir, "junit.xml"), "--format", "markdown")
+	if code != cli.ExitTripped {
+		t.Fatalf("exit %d; want %d (three failed attempts)\n%s%s", code, cli.ExitTripped, out, stderr)
 	}
 	if !strings.Contains(out, "`touch") && !strings.Contains(out, "\\`touch") {
 		t.Errorf("the hostile subject does not appear as data in the report:\n%s", out)
 	}
 	for _, rev := range []string{"--upload-pack=touch " + canary, "-q", "-"} {
-		_, stderr, code := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", rev, "--head", rev)
-		if code != ExitError || !strings.Contains(stderr, "revision") {
+		_, stderr, code := runCLI(t, "", "evaluate", "--repo", r.Dir, "--base", rev, "--head", rev)
+		if code != cli.ExitError || !strings.Contains(stderr, "revision") {
 			t.Errorf("revision %q: exit %d, %q; want 1 naming the revision", rev, code, stderr)
 		}
 	}
 	h := newActionHarness(t)
 	h.repo = r
-	h.srv.SetDefaultBranch("main", r.git("rev-parse", "main"))
-	res := h.run("push", pushEvent(t, branch, r.git("rev-parse", "HEAD")))
-	if res.code != ExitTripped {
-		t.Errorf("action: exit %d; want %d\n%s", res.code, ExitTripped, res.stdout)
+	h.srv.SetDefaultBranch("main", r.Git("rev-parse", "main"))
+	res := h.run("push", pushEvent(t, branch, r.Git("rev-parse", "HEAD")))
+	if res.code != cli.ExitTripped {
+		t.Errorf("action: exit %d; want %d\n%s", res.code, cli.ExitTripped, res.stdout)
 	}
 	if _, err := os.Stat(canary); err == nil {
 		t.Fatal("a command in the agent's text ran: the canary file exists")
@@ -127,7 +130,7 @@ func TestReliability27_ConcurrentRunsConverge(t *testing.T) {
 		}
 		wg.Wait()
 		for i, c := range codes {
-			if c != ExitTripped && c != ExitClosed {
+			if c != cli.ExitTripped && c != cli.ExitClosed {
 				t.Errorf("round %d: %s exited %d", round, events[i].name, c)
 			}
 		}
@@ -153,7 +156,7 @@ func TestReliability28_ContainerWithoutGitOrHome(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no git, no shell
 	t.Setenv("HOME", filepath.Join(t.TempDir(), "missing"))
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped || res.outputs["tripped"] != "true" {
+	if res.code != cli.ExitTripped || res.outputs["tripped"] != "true" {
 		t.Fatalf("without git on PATH and without HOME: exit %d, outputs %v; want 42, tripped\n%s", res.code, res.outputs, res.stdout)
 	}
 	if n := len(h.comments(7)); n != 1 {
@@ -170,27 +173,27 @@ func TestReliability18_MergeCheckoutAndLongBranch(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
 	r := h.repo
-	r.git("checkout", "-q", "-b", "agent/S-3")
+	r.Git("checkout", "-q", "-b", "agent/S-3")
 	cmd := exec.Command("sh", "-c", `for i in $(seq 1 260); do git commit -q --allow-empty -m "chore $i" || exit 1; done`)
-	cmd.Dir = r.dir
+	cmd.Dir = r.Dir
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
-		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "HOME="+r.dir)
+		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "HOME="+r.Dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	var head string
 	for i := range 3 {
-		head = r.attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+		head = r.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
 	}
 	// The base branch moves on with attempts of its own that must not count.
-	r.git("checkout", "-q", "main")
-	r.attempt("S-3", testDup, "a base-branch commit")
-	r.attempt("S-3", "TestOther", "another base-branch commit")
-	baseSHA := r.git("rev-parse", "HEAD")
+	r.Git("checkout", "-q", "main")
+	r.Attempt("S-3", testDup, "a base-branch commit")
+	r.Attempt("S-3", "TestOther", "another base-branch commit")
+	baseSHA := r.Git("rev-parse", "HEAD")
 	// actions/checkout's pull_request checkout: the merge, detached.
-	r.git("checkout", "-q", "--detach", baseSHA)
-	r.git("merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+baseSHA, head)
-	if merge := r.git("rev-parse", "HEAD"); merge == head {
+	r.Git("checkout", "-q", "--detach", baseSHA)
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+baseSHA, head)
+	if merge := r.Git("rev-parse", "HEAD"); merge == head {
 		t.Fatal("the workspace should be the merge commit")
 	}
 	h.failing(testDup)
@@ -198,7 +201,7 @@ func TestReliability18_MergeCheckoutAndLongBranch(t *testing.T) {
 	pr.BaseSHA = baseSHA
 	h.srv.AddPullRequest(pr)
 	res := h.run("pull_request", pullRequestEvent(t, "synchronize", pr))
-	if res.code != ExitTripped {
+	if res.code != cli.ExitTripped {
 		t.Fatalf("exit %d; want 42 from the branch's three attempts\n%s", res.code, res.stdout)
 	}
 	if !strings.Contains(res.summary, "3/3") || strings.Contains(res.summary, "TestOther") {
@@ -305,7 +308,7 @@ func TestReliability05_MinimizedCommentIsNeverEdited(t *testing.T) {
 	hidden := h.srv.AddComment(7, "github-actions[bot]", hiddenBody)
 	h.srv.MinimizeComment(hidden)
 	for range 2 {
-		if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
+		if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != cli.ExitTripped {
 			t.Fatalf("exit %d; want 42\n%s", res.code, res.stdout)
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"encoding/base64"
@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // Attack 4: with no result file matched, three commits that admit their
@@ -19,19 +21,19 @@ import (
 // is an error, not "the tests did not run".
 func TestAttack_AdmittedFailuresCountWithoutResults(t *testing.T) {
 	t.Parallel()
-	r := newTestRepo(t)
-	r.git("checkout", "-q", "-b", "agent/S-1")
+	r := gitrepo.Shop(t)
+	r.Git("checkout", "-q", "-b", "agent/S-1")
 	for _, s := range []string{"one", "two", "three"} {
-		r.attempt("S-1", testDup, s, "Greenlight-Result: fail")
+		r.Attempt("S-1", testDup, s, "Greenlight-Result: fail")
 	}
 	rep, code := evaluateJSON(t, r, "--results", "reports/*.xml") // matches nothing: infra
-	if code != ExitTripped || reason(rep) != "per_test" {
+	if code != cli.ExitTripped || reason(rep) != "per_test" {
 		t.Errorf("exit %d, reason %s; want 42, per_test", code, reason(rep))
 	}
 	// A named file that is missing is missing results, named in the report
 	// (a failed push after pushes that had results), never a pass.
 	rep, code = evaluateJSON(t, r, "--results", "missing.xml")
-	if code != ExitTripped || rep.HeadInfra == nil || !strings.Contains(*rep.HeadInfra, "missing.xml") {
+	if code != cli.ExitTripped || rep.HeadInfra == nil || !strings.Contains(*rep.HeadInfra, "missing.xml") {
 		t.Errorf("a missing named file: exit %d, head infra %v; want 42 naming it", code, rep.HeadInfra)
 	}
 }
@@ -48,19 +50,19 @@ func TestAttack_TokenShapesAreRedactedEverywhere(t *testing.T) {
 		url.QueryEscape(actionToken + "/x"),
 		"Authorization: Bearer abcdefghijklmnop1234",
 	}
-	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
 	head := ""
 	for i := range 3 {
-		head = h.repo.attempt("S-3", testDup, "try "+string(rune('a'+i)))
+		head = h.repo.Attempt("S-3", testDup, "try "+string(rune('a'+i)))
 	}
 	msg := "extraheader: AUTHORIZATION: basic " + shapes[0] + " url=" + shapes[1] + " " + shapes[2]
-	writeFile(t, filepath.Join(h.repo.dir, "junit.xml"), `<testsuite><testcase classname="users" name="`+testDup+`"><failure message="`+xmlEscape(msg)+`">`+xmlEscape(msg)+`</failure></testcase></testsuite>`)
+	writeFile(t, filepath.Join(h.repo.Dir, "junit.xml"), `<testsuite><testcase classname="users" name="`+testDup+`"><failure message="`+xmlEscape(msg)+`">`+xmlEscape(msg)+`</failure></testcase></testsuite>`)
 	h.openPR(head)
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped {
+	if res.code != cli.ExitTripped {
 		t.Fatalf("exit %d\n%s", res.code, res.stdout)
 	}
-	report, _ := os.ReadFile(filepath.Join(h.repo.dir, action.ReportFile))
+	report, _ := os.ReadFile(filepath.Join(h.repo.Dir, action.ReportFile))
 	// The log's ::add-mask:: line registers the token with the runner, which
 	// never prints it: every other line must not carry it.
 	log := regexp.MustCompile(`(?m)^::add-mask::.*$`).ReplaceAllString(res.stdout, "")
@@ -79,15 +81,15 @@ func TestAttack_TokenShapesAreRedactedEverywhere(t *testing.T) {
 func TestAttack_BacklinksAreInert(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
-	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
 	head := ""
 	for range 3 {
-		head = h.repo.attempt("S-3", testDup, "fixes #12 and acme/shop#34, see GH-56 and https://github.com/acme/shop/issues/9",
+		head = h.repo.Attempt("S-3", testDup, "fixes #12 and acme/shop#34, see GH-56 and https://github.com/acme/shop/issues/9",
 			"Greenlight-Hypothesis: like #77 said")
 	}
 	h.failing(testDup)
 	h.openPR(head)
-	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitTripped {
+	if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != cli.ExitTripped {
 		t.Fatalf("exit %d\n%s", res.code, res.stdout)
 	}
 	body := stripCode(h.comments(7)[0].Body)
@@ -110,7 +112,7 @@ func TestAttack_LostAnswerDoesNotDoubleTheComment(t *testing.T) {
 	h.openPR(head)
 	h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/issues/*/comments", Status: 502, Times: 3, After: true})
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped {
+	if res.code != cli.ExitTripped {
 		t.Fatalf("exit %d\n%s", res.code, res.stdout)
 	}
 	if got := h.comments(7); len(got) != 1 {
@@ -180,7 +182,7 @@ func TestAttack_PushWithoutAHeadIsAnError(t *testing.T) {
 	ev := pushEvent(t, "agent/S-3", "x")
 	setPath(ev, "after", nil)
 	res := h.run("push", ev)
-	if res.code != ExitError || !strings.Contains(res.stdout, "no commit to judge") {
+	if res.code != cli.ExitError || !strings.Contains(res.stdout, "no commit to judge") {
 		t.Errorf("exit %d; want 1 naming the missing head\n%s", res.code, res.stdout)
 	}
 }
@@ -199,11 +201,11 @@ func TestAttack_LegacyWorkflowCommandsAreDefused(t *testing.T) {
 			t.Errorf("results --format %s prints ##[ raw:\n%s", format, out)
 		}
 	}
-	r := newTestRepo(t)
-	r.git("checkout", "-q", "-b", "agent/S-1")
-	r.attempt("S-1", "TestX", "try ##[set-output name=a]b")
-	_, stderr, _ := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--results", "missing ##[add-mask]x.xml")
-	out, _, _ := runCLI(t, "", "evaluate", "--repo", r.dir, "--base", "main", "--format", "markdown")
+	r := gitrepo.Shop(t)
+	r.Git("checkout", "-q", "-b", "agent/S-1")
+	r.Attempt("S-1", "TestX", "try ##[set-output name=a]b")
+	_, stderr, _ := runCLI(t, "", "evaluate", "--repo", r.Dir, "--base", "main", "--results", "missing ##[add-mask]x.xml")
+	out, _, _ := runCLI(t, "", "evaluate", "--repo", r.Dir, "--base", "main", "--format", "markdown")
 	for where, text := range map[string]string{"evaluate's error": stderr, "evaluate's verdict": out} {
 		if strings.Contains(text, "##[") {
 			t.Errorf("%s prints ##[ raw:\n%s", where, text)
@@ -221,7 +223,7 @@ func TestAttack_GraphInputOutsideTheWorkspaceIsRefused(t *testing.T) {
 		h.openPR(head)
 		h.inputs["graph"] = graph
 		res := h.run("push", pushEvent(t, "agent/S-3", head))
-		if res.code != ExitError || !strings.Contains(res.stdout, "leads outside the workspace") {
+		if res.code != cli.ExitError || !strings.Contains(res.stdout, "leads outside the workspace") {
 			t.Errorf("graph %q: exit %d; want 1, refused\n%s", graph, res.code, res.stdout)
 		}
 	}

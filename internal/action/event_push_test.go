@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"strconv"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/report"
@@ -17,12 +18,12 @@ func TestAction_ThreeFailingPushesTripWithOneStickyComment(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
 	h.inputs["comment"] = "always" // a comment from the first run on
-	base := h.repo.git("rev-parse", "HEAD")
-	h.repo.git("checkout", "-q", "-b", "agent/S-3")
-	wantCodes := []int{ExitClosed, ExitClosed, ExitTripped}
+	base := h.repo.Git("rev-parse", "HEAD")
+	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
+	wantCodes := []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped}
 	var last actionResult
 	for i, strategy := range []string{"check before insert", "check in repository", "map errors in router"} {
-		head := h.repo.attempt("S-3", testDup, strategy)
+		head := h.repo.Attempt("S-3", testDup, strategy)
 		h.failing(testDup)
 		h.openPR(head)
 		last = h.run("push", pushEvent(t, "agent/S-3", head))
@@ -81,11 +82,11 @@ func TestAction_PullRequestThroughDefaultForgeHonoursAPIURL(t *testing.T) {
 	_, head := h.spiral(3)
 	pr := h.openPR(head)
 	h.env["GITHUB_API_URL"] = h.srv.URL()
-	deps := defaultActionDeps()
+	deps := cli.DefaultActionDeps()
 	deps.Now = h.deps().Now
 	res := h.runWith("pull_request", pullRequestEvent(t, "synchronize", pr), deps)
-	if res.code != ExitTripped {
-		t.Fatalf("exit = %d, want %d\nstdout:\n%s", res.code, ExitTripped, res.stdout)
+	if res.code != cli.ExitTripped {
+		t.Fatalf("exit = %d, want %d\nstdout:\n%s", res.code, cli.ExitTripped, res.stdout)
 	}
 	if h.srv.CallCount() == 0 {
 		t.Fatal("the fake at GITHUB_API_URL received no request")
@@ -127,11 +128,11 @@ func TestAction_MarkedCommentsByOthersAreNeverEdited(t *testing.T) {
 			}
 			for run := 1; run <= 2; run++ {
 				if run == 2 {
-					head = h.repo.attempt("S-3", testDup, "second try")
+					head = h.repo.Attempt("S-3", testDup, "second try")
 					h.openPR(head)
 				}
-				if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitClosed {
-					t.Fatalf("run %d: exit = %d, want %d\n%s", run, res.code, ExitClosed, res.stdout)
+				if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != cli.ExitClosed {
+					t.Fatalf("run %d: exit = %d, want %d\n%s", run, res.code, cli.ExitClosed, res.stdout)
 				}
 			}
 			var ours []forge.Comment
@@ -164,12 +165,12 @@ func TestAction_MergeTrickKeepsTheBreakerOpen(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
 	h.tripped()
-	merge := h.repo.mergeTrick("agent/S-3")
+	merge := h.repo.MergeTrick("agent/S-3")
 	h.failing(testDup)
 	h.openPR(merge)
 	res := h.run("push", pushEvent(t, "agent/S-3", merge))
-	if res.code != ExitTripped || res.outputs["state"] != "OPEN" {
-		t.Fatalf("after the merge trick: exit = %d, state %q; want %d and OPEN\nstdout:\n%s", res.code, res.outputs["state"], ExitTripped, res.stdout)
+	if res.code != cli.ExitTripped || res.outputs["state"] != "OPEN" {
+		t.Fatalf("after the merge trick: exit = %d, state %q; want %d and OPEN\nstdout:\n%s", res.code, res.outputs["state"], cli.ExitTripped, res.stdout)
 	}
 	// The three attempts, and the merge: a pushed head CI saw failing.
 	if got := res.outputs["failed-attempts"]; got != "4" {

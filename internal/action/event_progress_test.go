@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/cli"
 )
 
 // Progress that is real, through the Action over the ledger (an agent
@@ -46,16 +48,16 @@ func TestProgress_ThroughTheAction(t *testing.T) {
 	}{
 		{"chi flip-flop, subtests failing 1, 4, 3, 4, 3, 4, 3",
 			seq(chi, []string{a}, []string{a, b, c, d}, []string{a, b, c}, []string{a, b, c, d}, []string{a, b, c}, []string{a, b, c, d}, []string{a, b, c}),
-			[]int{ExitClosed, ExitClosed, ExitTripped, ExitTripped, ExitTripped, ExitTripped, ExitTripped}, ""},
+			[]int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped, cli.ExitTripped, cli.ExitTripped, cli.ExitTripped, cli.ExitTripped}, ""},
 		{"logrus: stuck on one test while an order-dependent test flips",
 			seq(logrus, []string{logrus[0], logrus[1]}, []string{logrus[0]}, []string{logrus[0], logrus[1]}, []string{logrus[0]}, []string{logrus[0], logrus[1]}, []string{logrus[0]}),
-			[]int{ExitClosed, ExitClosed, ExitTripped, ExitTripped, ExitTripped, ExitTripped}, "TestOrderDependent"},
+			[]int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped, cli.ExitTripped, cli.ExitTripped, cli.ExitTripped}, "TestOrderDependent"},
 		{"oscillation in a suite of 3,002 tests",
 			seq(large, []string{osA}, []string{osB}, []string{osA}, []string{osB}, []string{osA}),
-			[]int{ExitClosed, ExitClosed, ExitTripped, ExitTripped, ExitTripped}, ""},
+			[]int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped, cli.ExitTripped, cli.ExitTripped}, ""},
 		{"a real fix closes",
 			seq(logrus, []string{logrus[0]}, []string{logrus[0]}, nil),
-			[]int{ExitClosed, ExitClosed, ExitClosed}, ""},
+			[]int{cli.ExitClosed, cli.ExitClosed, cli.ExitClosed}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -87,11 +89,11 @@ func TestProgress_LyingPassClaimsFromTheLedger(t *testing.T) {
 	for i := range 3 {
 		res, _ = l.push(map[string]string{"TestLogin": "fail", "TestLogout": "pass"},
 			"Greenlight-Slice: S-3", "Greenlight-Test: TestLogin", "Greenlight-Result: pass")
-		if i < 2 && res.code != ExitClosed {
+		if i < 2 && res.code != cli.ExitClosed {
 			t.Fatalf("push %d: exit %d\n%s", i+1, res.code, res.stdout)
 		}
 	}
-	if res.code != ExitTripped || res.outputs["trip-reason"] != "per_test" {
+	if res.code != cli.ExitTripped || res.outputs["trip-reason"] != "per_test" {
 		t.Fatalf("third push: exit %d, trip %q; want 42 per_test\n%s", res.code, res.outputs["trip-reason"], res.stdout)
 	}
 	rep := l.report()
@@ -111,9 +113,9 @@ func TestResults_MissingFailClosed(t *testing.T) {
 	l := newLedgerRun(t, "agent/fix")
 	l.h.advance = true
 	res, _ := l.push(map[string]string{"TestLogin": "pass"})
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 	l.h.inputs["results"] = "test-result/**/*.xml" // the typo: matches nothing
-	wants := []int{ExitClosed, ExitClosed, ExitTripped}
+	wants := []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped}
 	for i, want := range wants {
 		res, _ = l.push(map[string]string{"TestLogin": "pass"})
 		if res.code != want {
@@ -134,18 +136,18 @@ func TestResults_MissingFailClosed(t *testing.T) {
 	c := newLedgerRun(t, "agent/fix")
 	c.h.advance = true
 	res, _ = c.push(map[string]string{"TestLogin": "pass"})
-	c.want(res, ExitClosed, "")
+	c.want(res, cli.ExitClosed, "")
 	c.h.inputs["results"] = "missing.xml" // a literal path
 	for i := range 2 {
 		res, _ = c.push(nil)
-		c.want(res, ExitClosed, "")
+		c.want(res, cli.ExitClosed, "")
 		if runs := c.h.srv.CheckRuns(); runs[len(runs)-1].Conclusion != "failure" || len(runs) != i+2 {
 			t.Errorf("literal path missing, push %d: %d check runs, last %q; want one more, failure", i+1, len(runs), runs[len(runs)-1].Conclusion)
 		}
 	}
 	c.h.inputs["tests-outcome"] = "cancelled"
 	res, _ = c.push(nil)
-	c.want(res, ExitTripped, "no_results") // cancelled without results: the third
+	c.want(res, cli.ExitTripped, "no_results") // cancelled without results: the third
 	if runs := c.h.srv.CheckRuns(); runs[len(runs)-1].Conclusion != "failure" {
 		t.Errorf("a cancelled run without results: check %q, want failure", runs[len(runs)-1].Conclusion)
 	}
@@ -153,7 +155,7 @@ func TestResults_MissingFailClosed(t *testing.T) {
 	k := newLedgerRun(t, "agent/fix")
 	k.h.advance = true
 	k.h.inputs["tests-outcome"] = "cancelled"
-	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+	for i, want := range []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped} {
 		res, _ = k.push(map[string]string{"TestLogin": "fail"})
 		if res.code != want {
 			t.Fatalf("cancelled after uploading failing results, push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
@@ -174,8 +176,8 @@ func TestResults_ThreePushesThatDoNotBuildTrip(t *testing.T) {
 	l.h.advance = true
 	l.h.inputs["results"] = "go-test.json"
 	var res actionResult
-	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
-		writeFile(t, filepath.Join(l.h.repo.dir, "go-test.json"), string(buildFail))
+	for i, want := range []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped} {
+		writeFile(t, filepath.Join(l.h.repo.Dir, "go-test.json"), string(buildFail))
 		res, _ = l.push(nil, "Greenlight-Test: TestLogin")
 		if res.code != want {
 			t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
@@ -212,10 +214,10 @@ func TestProgress_TheBasesFailuresAreTheBases(t *testing.T) {
 			l := newLedgerRun(t, "agent/fix")
 			l.h.advance = true
 			if observed {
-				main := l.h.repo.git("rev-parse", "main")
-				l.h.repo.results("junit.xml", map[string]string{"TestToJSON": "fail", "TestLogin": "pass"})
+				main := l.h.repo.Git("rev-parse", "main")
+				l.h.repo.JUnit("junit.xml", map[string]string{"TestToJSON": "fail", "TestLogin": "pass"})
 				res := l.h.run("push", pushEvent(t, "main", main))
-				if res.code != ExitClosed {
+				if res.code != cli.ExitClosed {
 					t.Fatalf("the default branch's push: exit %d\n%s", res.code, res.stdout)
 				}
 				if runs := l.h.srv.CheckRuns(); len(runs) != 1 || runs[0].HeadSHA != main || !strings.Contains(runs[0].Title, "1 failing") {
@@ -227,7 +229,7 @@ func TestProgress_TheBasesFailuresAreTheBases(t *testing.T) {
 				res, _ = l.push(p)
 			}
 			if observed {
-				l.want(res, ExitClosed, "")
+				l.want(res, cli.ExitClosed, "")
 				if c := l.h.comments(7); len(c) != 0 && !strings.Contains(c[0].Body, "fails on the base too") {
 					t.Errorf("the comment does not say the test fails on the base too:\n%s", c[0].Body)
 				}
@@ -236,7 +238,7 @@ func TestProgress_TheBasesFailuresAreTheBases(t *testing.T) {
 				}
 				return
 			}
-			l.want(res, ExitTripped, "no_progress")
+			l.want(res, cli.ExitTripped, "no_progress")
 			if !strings.Contains(res.summary, "base commit was not observed") {
 				t.Errorf("the summary does not say the base was not observed:\n%s", res.summary)
 			}
@@ -266,9 +268,9 @@ func TestProgress_TrailerFormsOfRealRunnersTrip(t *testing.T) {
 			l.h.inputs["results"] = "runner.xml"
 			var res actionResult
 			for i := range 3 {
-				writeFile(t, filepath.Join(l.h.repo.dir, "runner.xml"), string(data))
+				writeFile(t, filepath.Join(l.h.repo.Dir, "runner.xml"), string(data))
 				res, _ = l.push(nil, "Greenlight-Slice: S-3", "Greenlight-Test: "+tc.trailer)
-				if want := map[bool]int{true: ExitTripped, false: ExitClosed}[i == 2]; res.code != want {
+				if want := map[bool]int{true: cli.ExitTripped, false: cli.ExitClosed}[i == 2]; res.code != want {
 					t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
 				}
 			}
@@ -288,14 +290,14 @@ func TestProgress_TrailerFormsOfRealRunnersTrip(t *testing.T) {
 func TestSlice_TrailersWithoutASliceUseTheBranch(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "copilot/fix-login")
+	tr.h.repo.Git("checkout", "-q", "-b", "copilot/fix-login")
 	var res actionResult
 	for i := range 3 {
-		tr.h.repo.commit(fmt.Sprintf("Try the session cookie, take %d\n\nGreenlight-Test: TestLogin\nGreenlight-Strategy: take %d\n", i+1, i+1),
+		tr.h.repo.CommitFiles(fmt.Sprintf("Try the session cookie, take %d\n\nGreenlight-Test: TestLogin\nGreenlight-Strategy: take %d\n", i+1, i+1),
 			map[string]string{fmt.Sprintf("internal/auth/fix%d.go", i): "package auth\n"})
 		res, _ = tr.push(7, "copilot/fix-login", nil)
 	}
-	tr.want("the third push", res, ExitTripped)
+	tr.want("the third push", res, cli.ExitTripped)
 	if res.outputs["slice"] != "copilot-fix-login" {
 		t.Fatalf("slice %q, want the branch's", res.outputs["slice"])
 	}
@@ -316,7 +318,7 @@ func TestSlice_TrailersWithoutASliceUseTheBranch(t *testing.T) {
 	cmd = strings.NewReplacer("[", "", "]", "", "&lt;guidance&gt;", "", "<guidance>", "").Replace(cmd)
 	t.Logf("the printed command: %q", cmd)
 	res = tr.reset(7, strings.TrimSpace(cmd)+" try the refresh token")
-	if res.code != ExitClosed || res.outputs["state"] != "CLOSED" {
+	if res.code != cli.ExitClosed || res.outputs["state"] != "CLOSED" {
 		t.Fatalf("the printed command %q: exit %d, state %q\n%s", cmd, res.code, res.outputs["state"], res.stdout)
 	}
 	if head, ok := tr.h.srv.Ref("heads/copilot/fix-login"); !ok || head == tr.heads[7] {
@@ -333,7 +335,7 @@ func TestDistance_TheNextTripIsVisible(t *testing.T) {
 	l.h.advance = true
 	l.push(map[string]string{"TestLogin": "fail"})
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 	const want = "2/3 failed pushes in a row"
 	runs := l.h.srv.CheckRuns()
 	title := runs[len(runs)-1].Title
@@ -397,7 +399,7 @@ func TestComment_GreenPushWhileOpenAwaitsAReset(t *testing.T) {
 		l.push(map[string]string{"TestLogin": "fail"})
 	}
 	res, _ := l.push(map[string]string{"TestLogin": "pass"})
-	l.want(res, ExitTripped, "no_progress")
+	l.want(res, cli.ExitTripped, "no_progress")
 	body := l.h.comments(7)[0].Body
 	if !strings.Contains(body, "The tests pass at this head") || !strings.Contains(body, "/breaker reset agent-fix") {
 		t.Errorf("the comment does not say the tests pass and a reset is awaited:\n%s", body)

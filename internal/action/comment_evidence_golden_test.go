@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"fmt"
@@ -21,14 +21,14 @@ func TestComment_Golden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tr := newTrust(t)
-			tr.h.repo.git("checkout", "-q", "-b", "copilot/fix-login")
+			tr.h.repo.Git("checkout", "-q", "-b", "copilot/fix-login")
 			subjects := []string{"Support link objects in res.links", "Quote link params", "Escape the link target"}
 			for i, subject := range subjects {
 				msg := subject + "\n"
 				if tc.trailers {
 					msg += fmt.Sprintf("\nGreenlight-Slice: S-3\nGreenlight-Test: TestLogin\nGreenlight-Strategy: %s\nGreenlight-Hypothesis: the header is quoted twice\n", strings.ToLower(subject))
 				}
-				tr.h.repo.commit(msg, map[string]string{fmt.Sprintf("lib/response%d.js", i): "module.exports = {}\n", "lib/links.js": fmt.Sprintf("// take %d\n", i)})
+				tr.h.repo.CommitFiles(msg, map[string]string{fmt.Sprintf("lib/response%d.js", i): "module.exports = {}\n", "lib/links.js": fmt.Sprintf("// take %d\n", i)})
 				tr.push(7, "copilot/fix-login", map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
 			}
 			comments := tr.h.comments(7)
@@ -76,10 +76,10 @@ func TestComment_FirstScreenCarriesTheRunnersUsefulLines(t *testing.T) {
 			}
 			tr := newTrust(t)
 			tr.h.inputs["results"] = "runner-results"
-			tr.h.repo.git("checkout", "-q", "-b", "codex/fix")
+			tr.h.repo.Git("checkout", "-q", "-b", "codex/fix")
 			for i := range 3 {
 				tr.commit(fmt.Sprintf("Try again, take %d", i+1))
-				writeFile(t, filepath.Join(tr.h.repo.dir, "runner-results"), string(data))
+				writeFile(t, filepath.Join(tr.h.repo.Dir, "runner-results"), string(data))
 				tr.push(7, "codex/fix", map[string]string{})
 			}
 			c := tr.h.comments(7)

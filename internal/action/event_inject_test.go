@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/greenlight-ci/breaker/internal/action"
+	"github.com/greenlight-ci/breaker/internal/cli"
 )
 
 // hostile is text an agent (or whatever it read) could put in a commit:
@@ -20,22 +21,22 @@ const hostile = "::error::x @octocat </details> <!-- greenlight-breaker:S-3 --> 
 func TestAction_UntrustedTextIsInertEverywhere(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
-	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
 	var head string
 	for i, test := range []string{"::error::x @octocat", "::error::x @octocat", testDup, testDup, testDup} {
 		msg := fmt.Sprintf("::error::x subject %d @octocat\n\n::set-output name=tripped::false\n::add-mask::\n"+
 			"</details>\n<!-- greenlight-breaker:S-3 -->\n\nGreenlight-Slice: S-3\nGreenlight-Test: %s\n"+
 			"Greenlight-Strategy: %s\nGreenlight-Hypothesis: %s\nGreenlight-Question: %s\n", i, test, hostile, hostile, hostile)
-		head = h.repo.commit(msg, map[string]string{fmt.Sprintf("internal/users/a%d.go", i): "package users\n"})
+		head = h.repo.CommitFiles(msg, map[string]string{fmt.Sprintf("internal/users/a%d.go", i): "package users\n"})
 	}
 	out := "expected 409, got 500\n::error::from-test-output\n```\n~~~\ntoken " + actionToken + "\n" + hostile
-	writeFile(t, filepath.Join(h.repo.dir, "junit.xml"), `<?xml version="1.0"?><testsuite name="users"><testcase classname="users" name="`+
+	writeFile(t, filepath.Join(h.repo.Dir, "junit.xml"), `<?xml version="1.0"?><testsuite name="users"><testcase classname="users" name="`+
 		testDup+`"><failure message="boom">`+xmlEscape(out)+`</failure></testcase></testsuite>`)
 	h.openPR(head)
 
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped {
-		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitTripped, res.stdout)
+	if res.code != cli.ExitTripped {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitTripped, res.stdout)
 	}
 	comments := h.comments(7)
 	if len(comments) != 1 {
@@ -61,7 +62,7 @@ func TestAction_UntrustedTextIsInertEverywhere(t *testing.T) {
 	if res.outputs["tripped"] != "true" {
 		t.Errorf("output tripped = %q, want true: commit text may not set outputs", res.outputs["tripped"])
 	}
-	report, err := os.ReadFile(filepath.Join(h.repo.dir, action.ReportFile))
+	report, err := os.ReadFile(filepath.Join(h.repo.Dir, action.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}

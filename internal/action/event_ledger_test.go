@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"encoding/json"
@@ -10,9 +10,11 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 	"github.com/greenlight-ci/breaker/internal/ledger"
+	"github.com/greenlight-ci/breaker/internal/report"
 )
 
 // ledgerRun is one push of an agent that writes no trailers: a commit,
@@ -25,7 +27,7 @@ type ledgerRun struct {
 
 func newLedgerRun(t *testing.T, branch string) *ledgerRun {
 	h := newActionHarness(t)
-	h.repo.git("checkout", "-q", "-b", branch)
+	h.repo.Git("checkout", "-q", "-b", branch)
 	return &ledgerRun{h: h, branch: branch}
 }
 
@@ -38,21 +40,21 @@ func (l *ledgerRun) push(statuses map[string]string, trailers ...string) (action
 	if len(trailers) > 0 {
 		msg += "\n" + strings.Join(trailers, "\n") + "\n"
 	}
-	head := l.h.repo.commit(msg, map[string]string{fmt.Sprintf("internal/auth/fix%d.go", l.n): "package auth\n"})
-	l.h.repo.results("junit.xml", statuses)
+	head := l.h.repo.CommitFiles(msg, map[string]string{fmt.Sprintf("internal/auth/fix%d.go", l.n): "package auth\n"})
+	l.h.repo.JUnit("junit.xml", statuses)
 	l.h.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: l.branch, BaseRef: "main",
-		BaseSHA: l.h.repo.git("rev-parse", "main"), Author: "agent-bot"})
+		BaseSHA: l.h.repo.Git("rev-parse", "main"), Author: "agent-bot"})
 	return l.h.run("push", pushEvent(l.h.t, l.branch, head)), head
 }
 
 // report reads the JSON report the last run wrote.
-func (l *ledgerRun) report() jsonReport {
+func (l *ledgerRun) report() report.Report {
 	l.h.t.Helper()
-	data, err := os.ReadFile(filepath.Join(l.h.repo.dir, action.ReportFile))
+	data, err := os.ReadFile(filepath.Join(l.h.repo.Dir, action.ReportFile))
 	if err != nil {
 		l.h.t.Fatal(err)
 	}
-	var rep jsonReport
+	var rep report.Report
 	if err := json.Unmarshal(data, &rep); err != nil {
 		l.h.t.Fatal(err)
 	}
@@ -74,11 +76,11 @@ func TestLedger_NoTrailersThreeFailedPushesTripNoProgress(t *testing.T) {
 	l := newLedgerRun(t, "copilot/fix-login")
 	fail := map[string]string{"TestLogin": "fail", "TestLogout": "pass"}
 	res, _ := l.push(fail)
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 	res, _ = l.push(fail)
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 	res, _ = l.push(fail)
-	l.want(res, ExitTripped, "no_progress")
+	l.want(res, cli.ExitTripped, "no_progress")
 	if n := len(l.h.comments(7)); n != 1 {
 		t.Errorf("%d comments, want 1", n)
 	}
@@ -108,9 +110,9 @@ func TestLedger_ProgressResetsTheStreak(t *testing.T) {
 	// F F P F F F: the streak restarts at the progress and trips at the 6th.
 	for i, st := range []map[string]string{both, both, one, one, one, one} {
 		res, _ := l.push(st)
-		want := ExitClosed
+		want := cli.ExitClosed
 		if i == 5 {
-			want = ExitTripped
+			want = cli.ExitTripped
 		}
 		if res.code != want {
 			t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
@@ -140,13 +142,13 @@ func TestLedger_SevenFailedPushesTripSliceCeiling(t *testing.T) {
 	for i, st := range seq {
 		res, _ := l.push(st)
 		if i < 9 {
-			l.want(res, ExitClosed, "")
+			l.want(res, cli.ExitClosed, "")
 			continue
 		}
-		l.want(res, ExitTripped, "slice_ceiling")
+		l.want(res, cli.ExitTripped, "slice_ceiling")
 	}
-	if rep := l.report(); rep.TotalFailed != 7 {
-		t.Errorf("total_failed_attempts = %d, want 7", rep.TotalFailed)
+	if rep := l.report(); rep.TotalFailedAttempts != 7 {
+		t.Errorf("total_failed_attempts = %d, want 7", rep.TotalFailedAttempts)
 	}
 }
 
@@ -158,7 +160,7 @@ func TestLedger_PassClaimsCIContradictedTripAtTheThird(t *testing.T) {
 	for i := range 3 {
 		res, _ := l.push(map[string]string{"TestLogin": "fail"},
 			"Greenlight-Slice: S-5", "Greenlight-Test: TestLogin", "Greenlight-Result: pass")
-		if want := map[bool]int{true: ExitTripped, false: ExitClosed}[i == 2]; res.code != want {
+		if want := map[bool]int{true: cli.ExitTripped, false: cli.ExitClosed}[i == 2]; res.code != want {
 			t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
 		}
 	}
@@ -181,13 +183,13 @@ func TestLedger_VanishedTestIsNotAPass(t *testing.T) {
 			l := newLedgerRun(t, "agent/fix")
 			l.push(map[string]string{"TestLogin": "fail", "TestLogout": "pass"})
 			res, _ := l.push(later)
-			l.want(res, ExitClosed, "")
+			l.want(res, cli.ExitClosed, "")
 			rep := l.report()
 			if p := rep.Pushes[1]; !p.Failed || len(p.Vanished) != 1 || !strings.HasSuffix(p.Vanished[0], "TestLogin") {
 				t.Errorf("push 2 = %+v; want failed, TestLogin vanished", p)
 			}
 			res, _ = l.push(later)
-			l.want(res, ExitTripped, "no_progress")
+			l.want(res, cli.ExitTripped, "no_progress")
 		})
 	}
 }
@@ -204,13 +206,13 @@ func TestLedger_ForcePushDoesNotCloseTheSlice(t *testing.T) {
 		_ = res
 	}
 	// The agent rewrites the branch from main: one new commit, no trailers.
-	l.h.repo.git("checkout", "-q", "main")
-	l.h.repo.git("checkout", "-q", "-B", "agent/S-3")
+	l.h.repo.Git("checkout", "-q", "main")
+	l.h.repo.Git("checkout", "-q", "-B", "agent/S-3")
 	l.h.srv.AddForcePush(7, old)
 	res, head := l.push(map[string]string{"TestOther": "pass"}, "Greenlight-Slice: S-3")
 	l.h.srv.SetPullRequestCommits(7, []string{head})
 	res = l.h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped || res.outputs["state"] != "OPEN" {
+	if res.code != cli.ExitTripped || res.outputs["state"] != "OPEN" {
 		t.Fatalf("after the force push: exit %d, state %s; want 42, OPEN\n%s", res.code, res.outputs["state"], res.stdout)
 	}
 }
@@ -222,14 +224,14 @@ func TestLedger_EditedEntryTripsLedgerTampered(t *testing.T) {
 	l := newLedgerRun(t, "agent/fix")
 	l.h.inputs["ledger-key"] = "a-secret-of-more-than-16"
 	res, first := l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 	run := l.h.srv.CheckRuns()[0]
 	if !strings.Contains(run.Text, `"mac":"`) {
 		t.Fatalf("the entry is not signed:\n%s", run.Text)
 	}
 	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `","fail"`, `","pass"`, 1))
 	res, _ = l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitTripped, "ledger_tampered")
+	l.want(res, cli.ExitTripped, "ledger_tampered")
 	rep := l.report()
 	if len(rep.Ledger.Tampered) != 1 || rep.Ledger.Tampered[0] != first || !rep.Ledger.Signed || rep.Ledger.Verified {
 		t.Errorf("ledger = %+v; want signed, not verified, %s tampered", rep.Ledger, first)
@@ -246,13 +248,13 @@ func TestLedger_ForeignAndUnreadableCheckRuns(t *testing.T) {
 	forged, _ := ledger.Encode(ledger.Entry{Head: first, Slice: "agent-fix", Tests: []ledger.Test{{Name: "users.TestLogin", Status: breaker.StatusPass}}}, nil)
 	l.h.srv.AddCheckRun(ghfake.CheckRun{Name: "greenlight-breaker", HeadSHA: first, Text: forged, AppID: 999, AppSlug: "evil-app"})
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 	if !strings.Contains(res.stdout, "by another app were ignored") {
 		t.Errorf("the log does not say the foreign check run was ignored:\n%s", res.stdout)
 	}
 	l.h.srv.SetCheckRunText(l.h.srv.CheckRuns()[0].ID, "nothing to see")
 	res, _ = l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitTripped, "ledger_tampered")
+	l.want(res, cli.ExitTripped, "ledger_tampered")
 }
 
 // A re-run of the same head, and the push + pull_request pair of one head,
@@ -262,11 +264,11 @@ func TestLedger_SameHeadCountsOnce(t *testing.T) {
 	l := newLedgerRun(t, "agent/fix")
 	fail := map[string]string{"TestLogin": "fail"}
 	_, head := l.push(fail)
-	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/fix", BaseRef: "main", BaseSHA: l.h.repo.git("rev-parse", "main")}
+	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/fix", BaseRef: "main", BaseSHA: l.h.repo.Git("rev-parse", "main")}
 	l.h.run("push", pushEvent(t, "agent/fix", head))
 	l.h.run("pull_request", pullRequestEvent(t, "synchronize", pr))
 	res, _ := l.push(fail)
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 	if rep := l.report(); len(rep.Pushes) != 2 {
 		t.Errorf("%d pushes, want 2: three runs on the first head count once", len(rep.Pushes))
 	}
@@ -286,7 +288,7 @@ func TestLedger_SteadyStatePushRunMakesFewCalls(t *testing.T) {
 	l.push(map[string]string{testDup: "fail"}, trailers...) // one short of a trip: the comment is posted
 	l.h.srv.ResetCalls()
 	res, _ := l.push(map[string]string{testDup: "fail"}, trailers...)
-	l.want(res, ExitTripped, "per_test")
+	l.want(res, cli.ExitTripped, "per_test")
 	calls := l.h.srv.Calls()
 	t.Logf("a steady-state push run: %d API calls: %v", len(calls), calls)
 	if len(calls) > 6 {
@@ -302,7 +304,7 @@ func TestLedger_CLIReplaysTheActionsVerdict(t *testing.T) {
 	l.push(fail)
 	l.push(fail)
 	res, head := l.push(fail)
-	l.want(res, ExitTripped, "no_progress")
+	l.want(res, cli.ExitTripped, "no_progress")
 	action := l.report()
 
 	var entries []ledger.Entry
@@ -322,15 +324,15 @@ func TestLedger_CLIReplaysTheActionsVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if got := l.h.repo.git("rev-parse", "agent/fix"); got != head {
+	if got := l.h.repo.Git("rev-parse", "agent/fix"); got != head {
 		t.Fatalf("agent/fix is at %s, want %s", got, head)
 	}
-	out, stderr, code := runCLI(t, "", "evaluate", "--repo", l.h.repo.dir, "--head", "agent/fix", "--base", "main",
+	out, stderr, code := runCLI(t, "", "evaluate", "--repo", l.h.repo.Dir, "--head", "agent/fix", "--base", "main",
 		"--results", "junit.xml", "--ledger", file, "--format", "json")
-	if code != ExitTripped {
+	if code != cli.ExitTripped {
 		t.Fatalf("CLI exit %d, want 42\n%s", code, stderr)
 	}
-	var cli jsonReport
+	var cli report.Report
 	if err := json.Unmarshal([]byte(out), &cli); err != nil {
 		t.Fatal(err)
 	}
@@ -340,8 +342,8 @@ func TestLedger_CLIReplaysTheActionsVerdict(t *testing.T) {
 		Total        int
 		Failed       []bool
 	}
-	v := func(r jsonReport) verdict {
-		out := verdict{State: r.State, Slice: r.Slice, Reason: reason(r), Total: r.TotalFailed}
+	v := func(r report.Report) verdict {
+		out := verdict{State: r.State, Slice: r.Slice, Reason: reason(r), Total: r.TotalFailedAttempts}
 		for _, p := range r.Pushes {
 			out.Failed = append(out.Failed, p.Failed)
 		}
@@ -365,7 +367,7 @@ func TestLedger_CommandFetchesAndVerifies(t *testing.T) {
 	env := map[string]string{"GITHUB_TOKEN": actionToken, "GITHUB_API_URL": l.h.srv.URL()}
 	repo := l.h.srv.Owner() + "/" + l.h.srv.Repo()
 	out, stderr, code := runCLIEnv(t, env, "", "ledger", "--repo", repo, "--pr", "7", "--ledger-key-file", keyFile)
-	if code != ExitClosed {
+	if code != cli.ExitClosed {
 		t.Fatalf("exit %d, want 0\n%s", code, stderr)
 	}
 	entries, err := ledger.ReadLines(strings.NewReader(out))
@@ -375,15 +377,15 @@ func TestLedger_CommandFetchesAndVerifies(t *testing.T) {
 	run := l.h.srv.CheckRuns()[1]
 	l.h.srv.SetCheckRunText(run.ID, strings.Replace(run.Text, `","fail"`, `","pass"`, 1))
 	_, stderr, code = runCLIEnv(t, env, "", "ledger", "--repo", repo, "--pr", "7", "--ledger-key-file", keyFile)
-	if code != ExitTripped || !strings.Contains(stderr, "do not verify") || !strings.Contains(stderr, second[:7]) {
+	if code != cli.ExitTripped || !strings.Contains(stderr, "do not verify") || !strings.Contains(stderr, second[:7]) {
 		t.Errorf("after an edit: exit %d, stderr %q; want 42 naming %s", code, stderr, second[:7])
 	}
 	for _, args := range [][]string{{"ledger", "--repo", "x"}, {"ledger", "--repo", repo}, {"ledger", "--repo", repo, "--pr", "1", "--branch", "b"}} {
-		if _, _, code := runCLIEnv(t, env, "", args...); code != ExitUsage {
+		if _, _, code := runCLIEnv(t, env, "", args...); code != cli.ExitUsage {
 			t.Errorf("breaker %v: exit %d, want 2", args, code)
 		}
 	}
-	if _, stderr, code := runCLI(t, "", "ledger", "--repo", repo, "--pr", "7"); code != ExitError || !strings.Contains(stderr, "GITHUB_TOKEN") {
+	if _, stderr, code := runCLI(t, "", "ledger", "--repo", repo, "--pr", "7"); code != cli.ExitError || !strings.Contains(stderr, "GITHUB_TOKEN") {
 		t.Errorf("without a token: exit %d, stderr %q; want 1 naming GITHUB_TOKEN", code, stderr)
 	}
 }
@@ -394,7 +396,7 @@ func TestLedger_UnreadableLedgerIsAnError(t *testing.T) {
 	l := newLedgerRun(t, "agent/fix")
 	l.h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/graphql", Status: 403, Times: 5})
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
-	if res.code != ExitError || !strings.Contains(res.stdout, "read the ledger") {
+	if res.code != cli.ExitError || !strings.Contains(res.stdout, "read the ledger") {
 		t.Fatalf("exit %d; want 1 and an error naming the ledger\n%s", res.code, res.stdout)
 	}
 	if n := len(l.h.srv.CheckRuns()); n != 0 {
@@ -412,7 +414,7 @@ func TestLedger_ForbiddenCheckRunKeepsVerdict(t *testing.T) {
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
 	// Without the ledger the breaker remembers nothing across pushes: the
 	// check fails, saying so, unless the user accepts that by name.
-	l.want(res, ExitError, "")
+	l.want(res, cli.ExitError, "")
 	if !strings.Contains(res.summary, "checks: write") || res.outputs["state"] != "CLOSED" {
 		t.Errorf("summary does not say the check run needs checks: write, or the verdict is lost:\n%s", res.summary)
 	}
@@ -421,7 +423,7 @@ func TestLedger_ForbiddenCheckRunKeepsVerdict(t *testing.T) {
 	}
 	l.h.inputs["allow-no-ledger"] = "true"
 	res, _ = l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitClosed, "")
+	l.want(res, cli.ExitClosed, "")
 }
 
 // Each policy runs in the Action on the same evidence: its own verdict,
@@ -434,14 +436,14 @@ func TestLedger_PoliciesInTheAction(t *testing.T) {
 		l := newLedgerRun(t, "agent/fix")
 		l.h.inputs["policy"] = "prp"
 		res, _ := l.push(fail)
-		l.want(res, ExitClosed, "")
+		l.want(res, cli.ExitClosed, "")
 		res, _ = l.push(fail)
-		l.want(res, ExitClosed, "")
+		l.want(res, cli.ExitClosed, "")
 		if res.outputs["state"] != "HALF_OPEN" || !strings.Contains(res.stdout, "::warning title=Circuit breaker HALF_OPEN") {
 			t.Errorf("second push: state %q; want HALF_OPEN with a warning annotation\n%s", res.outputs["state"], res.stdout)
 		}
 		res, _ = l.push(fail)
-		l.want(res, ExitTripped, "no_progress")
+		l.want(res, cli.ExitTripped, "no_progress")
 		if body := l.h.comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "CIRCUIT_BREAKER_OPEN") {
 			t.Errorf("the comment lacks prp's block: %+v", body)
 		}
@@ -452,7 +454,7 @@ func TestLedger_PoliciesInTheAction(t *testing.T) {
 		l.h.inputs["policy"], l.h.inputs["threshold"] = "bmad", "3"
 		for i := range 3 {
 			res, _ := l.push(fail)
-			if want := map[bool]int{true: ExitTripped, false: ExitClosed}[i == 2]; res.code != want {
+			if want := map[bool]int{true: cli.ExitTripped, false: cli.ExitClosed}[i == 2]; res.code != want {
 				t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
 			}
 		}
@@ -464,11 +466,11 @@ func TestLedger_PoliciesInTheAction(t *testing.T) {
 		t.Parallel()
 		l := newLedgerRun(t, "agent/fix")
 		l.h.inputs["policy"] = "liza"
-		l.h.repo.commit("Log the blockers", map[string]string{".liza/state.yaml": "anomalies:\n" +
+		l.h.repo.CommitFiles("Log the blockers", map[string]string{".liza/state.yaml": "anomalies:\n" +
 			"  - {task: task-1, type: external_blocker, details: {blocker_service: payments-sandbox}}\n" +
 			"  - {task: task-2, type: external_blocker, details: {blocker_service: payments-sandbox}}\n"})
 		res, _ := l.push(map[string]string{"TestLogin": "pass"})
-		l.want(res, ExitTripped, "anomaly_pattern")
+		l.want(res, cli.ExitTripped, "anomaly_pattern")
 		if body := l.h.comments(7); len(body) != 1 || !strings.Contains(body[0].Body, "external_service_outage") || !strings.Contains(body[0].Body, "EXTERNAL_DEPENDENCY") {
 			t.Errorf("the comment lacks liza's report: %+v", body)
 		}
@@ -486,7 +488,7 @@ func TestLedger_DryRunRemembers(t *testing.T) {
 	l.h.inputs["dry-run"] = "true"
 	for i := range 4 {
 		res, _ := l.push(map[string]string{"TestLogin": "fail"})
-		if res.code != ExitClosed {
+		if res.code != cli.ExitClosed {
 			t.Fatalf("push %d: exit %d, want 0 in a dry run\n%s", i+1, res.code, res.stdout)
 		}
 		wantState := map[bool]string{true: "OPEN", false: "CLOSED"}[i >= 2]
@@ -508,7 +510,7 @@ func TestLedger_DryRunRemembers(t *testing.T) {
 	}
 	delete(l.h.inputs, "dry-run")
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
-	l.want(res, ExitTripped, "no_progress")
+	l.want(res, cli.ExitTripped, "no_progress")
 }
 
 // breaker gate reads the same ledger as the Action's mode: gate: 0 while
@@ -520,21 +522,21 @@ func TestGate_CommandSaysWhetherTheAgentMayGoOn(t *testing.T) {
 	env := map[string]string{"GITHUB_TOKEN": actionToken, "GITHUB_API_URL": l.h.srv.URL()}
 	repo := l.h.srv.Owner() + "/" + l.h.srv.Repo()
 	l.push(map[string]string{"TestLogin": "fail"})
-	if out, stderr, code := runCLIEnv(t, env, "", "gate", "--repo", repo, "--pr", "7"); code != ExitClosed || !strings.HasPrefix(out, "CLOSED") {
+	if out, stderr, code := runCLIEnv(t, env, "", "gate", "--repo", repo, "--pr", "7"); code != cli.ExitClosed || !strings.HasPrefix(out, "CLOSED") {
 		t.Fatalf("one failed push: exit %d, %q %q; want 0, CLOSED", code, out, stderr)
 	}
 	l.push(map[string]string{"TestLogin": "fail"})
 	l.push(map[string]string{"TestLogin": "fail"})
 	out, stderr, code := runCLIEnv(t, env, "", "gate", "--repo", repo, "--pr", "7")
-	if code != ExitTripped || !strings.HasPrefix(out, "OPEN: slice") || !strings.Contains(out, "/breaker reset") {
+	if code != cli.ExitTripped || !strings.HasPrefix(out, "OPEN: slice") || !strings.Contains(out, "/breaker reset") {
 		t.Fatalf("after the trip: exit %d, %q %q; want 42 naming the slice and the reset", code, out, stderr)
 	}
 	for _, args := range [][]string{{"gate", "--repo", "x"}, {"gate", "--repo", repo}, {"gate", "--repo", repo, "--pr", "1", "--branch", "b"}} {
-		if _, _, code := runCLIEnv(t, env, "", args...); code != ExitUsage {
+		if _, _, code := runCLIEnv(t, env, "", args...); code != cli.ExitUsage {
 			t.Errorf("breaker %v: exit %d, want 2", args, code)
 		}
 	}
-	if _, stderr, code := runCLI(t, "", "gate", "--repo", repo, "--pr", "7"); code != ExitError || !strings.Contains(stderr, "GITHUB_TOKEN") {
+	if _, stderr, code := runCLI(t, "", "gate", "--repo", repo, "--pr", "7"); code != cli.ExitError || !strings.Contains(stderr, "GITHUB_TOKEN") {
 		t.Errorf("without a token: exit %d, stderr %q; want 1 naming GITHUB_TOKEN", code, stderr)
 	}
 }

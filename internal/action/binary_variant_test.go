@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"archive/tar"
@@ -111,7 +111,7 @@ func (b binaryRelease) run(t *testing.T, h *actionHarness, toolCache, event stri
 		"RUNNER_OS=" + b.osName, "RUNNER_ARCH=" + b.arch, "RUNNER_TOOL_CACHE=" + toolCache, "RUNNER_TEMP=" + dir,
 		"BREAKER_RELEASES_URL=" + b.url,
 		"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=" + event, "GITHUB_EVENT_PATH=" + filepath.Join(dir, "event.json"),
-		"GITHUB_REPOSITORY=" + h.srv.Owner() + "/" + h.srv.Repo(), "GITHUB_WORKSPACE=" + h.repo.dir,
+		"GITHUB_REPOSITORY=" + h.srv.Owner() + "/" + h.srv.Repo(), "GITHUB_WORKSPACE=" + h.repo.Dir,
 		"GITHUB_OUTPUT=" + filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY=" + filepath.Join(dir, "summary"),
 		"GITHUB_RUN_ID=4242", "GITHUB_SERVER_URL=https://github.com",
 		"GITHUB_API_URL=" + strings.TrimSuffix(h.srv.URL(), "/"), "GITHUB_GRAPHQL_URL=" + strings.TrimSuffix(h.srv.URL(), "/") + "/graphql",
@@ -149,14 +149,14 @@ func TestBinaryAction_DownloadsVerifiesCachesAndJudges(t *testing.T) {
 	viaBinary := newTrust(t)
 	inProcess := newTrust(t)
 	for _, tr := range []*trust{viaBinary, inProcess} {
-		tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+		tr.h.repo.Git("checkout", "-q", "-b", "agent/fix-login")
 	}
 	for i := range 3 {
 		var got [2]actionResult
 		for j, tr := range []*trust{viaBinary, inProcess} {
 			tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
-			head := tr.h.repo.git("rev-parse", "HEAD")
-			tr.h.repo.results("junit.xml", map[string]string{"TestLogin": "fail"})
+			head := tr.h.repo.Git("rev-parse", "HEAD")
+			tr.h.repo.JUnit("junit.xml", map[string]string{"TestLogin": "fail"})
 			tr.openPR(7, "agent/fix-login", head, "agent-bot")
 			if j == 0 {
 				got[j] = rel.run(t, tr.h, toolCache, "push", pushEvent(t, "agent/fix-login", head))
@@ -185,9 +185,9 @@ func TestBinaryAction_RefusesATamperedArchive(t *testing.T) {
 	t.Parallel()
 	rel := newBinaryRelease(t, true)
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+	tr.h.repo.Git("checkout", "-q", "-b", "agent/fix-login")
 	tr.commit("Fix the login")
-	head := tr.h.repo.git("rev-parse", "HEAD")
+	head := tr.h.repo.Git("rev-parse", "HEAD")
 	tr.openPR(7, "agent/fix-login", head, "agent-bot")
 	res := rel.run(t, tr.h, t.TempDir(), "push", pushEvent(t, "agent/fix-login", head))
 	if res.code == 0 {

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"os"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/cli"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // One run reads git and the results once: a push (which also reads the
@@ -19,7 +21,7 @@ func TestAction_EachRunLoadsGitAndResultsOnce(t *testing.T) {
 	base, head := h.spiral(3)
 	h.openPR(head)
 	h.srv.SetPermission("alice", "write")
-	h.srv.AddCommit(base, h.repo.git("rev-parse", base+"^{tree}"), "Initial commit")
+	h.srv.AddCommit(base, h.repo.Git("rev-parse", base+"^{tree}"), "Initial commit")
 	h.srv.SetRef("heads/agent/S-3", head)
 	runs := []struct {
 		name    string
@@ -36,7 +38,7 @@ func TestAction_EachRunLoadsGitAndResultsOnce(t *testing.T) {
 	for _, r := range runs {
 		before := h.loadCount()
 		res := h.run(r.event, r.payload)
-		if res.code == ExitError {
+		if res.code == cli.ExitError {
 			t.Fatalf("%s: exit 1\n%s", r.name, res.stdout)
 		}
 		if got := h.loadCount() - before; got != 1 {
@@ -55,13 +57,13 @@ func TestAction_ReportSymlinkIsNeverWrittenThrough(t *testing.T) {
 	victim := filepath.Join(t.TempDir(), "victim")
 	writeFile(t, victim, "original\n")
 	_, head := h.spiral(3)
-	if err := os.Symlink(victim, filepath.Join(h.repo.dir, action.ReportFile)); err != nil {
+	if err := os.Symlink(victim, filepath.Join(h.repo.Dir, action.ReportFile)); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)
 	}
 	h.openPR(head)
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped {
-		t.Fatalf("exit = %d, want %d: the verdict must not depend on the report file\n%s", res.code, ExitTripped, res.stdout)
+	if res.code != cli.ExitTripped {
+		t.Fatalf("exit = %d, want %d: the verdict must not depend on the report file\n%s", res.code, cli.ExitTripped, res.stdout)
 	}
 	if got, _ := os.ReadFile(victim); string(got) != "original\n" {
 		t.Errorf("the file behind the symlink was written: %q", got)
@@ -81,12 +83,12 @@ func TestSliceWithSlash_RefusedIdenticallyByCLIAndAction(t *testing.T) {
 	t.Parallel()
 	want := breaker.CheckSlice("team/S-3").Error()
 
-	r := newTestRepo(t)
-	r.git("checkout", "-q", "-b", "agent/work")
-	r.attempt("S-3", testDup, "one try")
-	r.results("junit.xml", map[string]string{testDup: "fail"})
-	_, stderr, code := runCLI(t, "", "evaluate", "--repo", r.dir, "--slice", "team/S-3", "--results", "junit.xml")
-	if code != ExitUsage || !strings.Contains(stderr, want) {
+	r := gitrepo.Shop(t)
+	r.Git("checkout", "-q", "-b", "agent/work")
+	r.Attempt("S-3", testDup, "one try")
+	r.JUnit("junit.xml", map[string]string{testDup: "fail"})
+	_, stderr, code := runCLI(t, "", "evaluate", "--repo", r.Dir, "--slice", "team/S-3", "--results", "junit.xml")
+	if code != cli.ExitUsage || !strings.Contains(stderr, want) {
 		t.Errorf("CLI --slice team/S-3: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 
@@ -95,14 +97,14 @@ func TestSliceWithSlash_RefusedIdenticallyByCLIAndAction(t *testing.T) {
 	h.openPR(head)
 	h.inputs["slice"] = "team/S-3"
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitError || !strings.Contains(res.stdout, want) {
+	if res.code != cli.ExitError || !strings.Contains(res.stdout, want) {
 		t.Errorf("Action slice input team/S-3: exit %d; want 1 and %q in the log:\n%s", res.code, want, res.stdout)
 	}
 
 	// Named by the agent's trailer: the same note in both, no tag.
 	h = newActionHarness(t)
-	h.repo.git("checkout", "-q", "-b", "agent/work")
-	head = h.repo.attempt("team/S-3", testDup, "one try")
+	h.repo.Git("checkout", "-q", "-b", "agent/work")
+	head = h.repo.Attempt("team/S-3", testDup, "one try")
 	h.failing(testDup)
 	h.openPR(head)
 	res = h.run("push", pushEvent(t, "agent/work", head))
@@ -113,7 +115,7 @@ func TestSliceWithSlash_RefusedIdenticallyByCLIAndAction(t *testing.T) {
 	if refs := h.srv.Tags(); len(refs) != 0 {
 		t.Errorf("Action created refs %v for an invalid slice", refs)
 	}
-	out, _, _ := runCLI(t, "", "evaluate", "--repo", h.repo.dir, "--head", head, "--base", "main", "--results", "junit.xml")
+	out, _, _ := runCLI(t, "", "evaluate", "--repo", h.repo.Dir, "--head", head, "--base", "main", "--results", "junit.xml")
 	if !strings.Contains(out, note) {
 		t.Errorf("CLI: the verdict lacks the note %q:\n%s", note, out)
 	}

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"encoding/base64"
@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/forge"
+	"github.com/greenlight-ci/breaker/internal/report"
 )
 
 // The attacks of docs/trust-model.md, end to end: the Action over several
@@ -36,16 +38,16 @@ func newTrust(t *testing.T) *trust {
 func (tr *trust) commit(msg string) string {
 	tr.t.Helper()
 	n := len(tr.heads) + tr.h.repo.Tick
-	return tr.h.repo.commit(msg, map[string]string{fmt.Sprintf("internal/auth/fix%d.go", n): "package auth\n"})
+	return tr.h.repo.CommitFiles(msg, map[string]string{fmt.Sprintf("internal/auth/fix%d.go", n): "package auth\n"})
 }
 
 // openPR records pull request pr from branch at head as GitHub has it.
 func (tr *trust) openPR(pr int, branch, head, author string) forge.PullRequest {
 	tr.t.Helper()
 	p := forge.PullRequest{Number: pr, HeadSHA: head, HeadRef: branch, BaseRef: "main",
-		BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: author}
+		BaseSHA: tr.h.repo.Git("rev-parse", "main"), Author: author}
 	tr.h.srv.AddPullRequest(p)
-	commits := strings.Fields(tr.h.repo.git("rev-list", "--reverse", "main.."+head))
+	commits := strings.Fields(tr.h.repo.Git("rev-list", "--reverse", "main.."+head))
 	tr.h.srv.SetPullRequestCommits(pr, commits)
 	if prev, ok := tr.heads[pr]; ok && prev != head && !tr.ancestor(prev, head) {
 		tr.h.srv.AddForcePush(pr, prev)
@@ -56,7 +58,7 @@ func (tr *trust) openPR(pr int, branch, head, author string) forge.PullRequest {
 
 func (tr *trust) ancestor(a, b string) bool {
 	cmd := exec.Command("git", "merge-base", "--is-ancestor", a, b)
-	cmd.Dir = tr.h.repo.dir
+	cmd.Dir = tr.h.repo.Dir
 	return cmd.Run() == nil
 }
 
@@ -64,11 +66,11 @@ func (tr *trust) ancestor(a, b string) bool {
 // the checked-out head and runs the Action on the push.
 func (tr *trust) push(pr int, branch string, statuses map[string]string) (actionResult, string) {
 	tr.t.Helper()
-	head := tr.h.repo.git("rev-parse", "HEAD")
+	head := tr.h.repo.Git("rev-parse", "HEAD")
 	if statuses == nil {
 		statuses = map[string]string{"TestLogin": "fail"}
 	}
-	tr.h.repo.results("junit.xml", statuses)
+	tr.h.repo.JUnit("junit.xml", statuses)
 	tr.openPR(pr, branch, head, "agent-bot")
 	return tr.h.run("push", pushEvent(tr.t, branch, head)), head
 }
@@ -86,13 +88,13 @@ func (tr *trust) want(step string, res actionResult, code int) {
 // It returns the tripped head.
 func (tr *trust) trip(pr int, branch string, attempt func(i int)) string {
 	tr.t.Helper()
-	tr.h.repo.git("checkout", "-q", "-b", branch)
-	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+	tr.h.repo.Git("checkout", "-q", "-b", branch)
+	for i, want := range []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped} {
 		attempt(i + 1)
 		res, _ := tr.push(pr, branch, nil)
 		tr.want(fmt.Sprintf("push %d", i+1), res, want)
 	}
-	return tr.h.repo.git("rev-parse", "HEAD")
+	return tr.h.repo.Git("rev-parse", "HEAD")
 }
 
 // reset has alice (write) comment the command on pull request pr.
@@ -109,19 +111,19 @@ func TestTrust_OneResetIsNotUnlimited(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
 	resetAt := tr.trip(7, "agent/S-3", func(i int) { tr.commit(fmt.Sprintf("Fix the login, take %d", i)) })
-	if res := tr.reset(7, "/breaker reset S-3"); res.code != ExitClosed || res.outputs["state"] != "CLOSED" {
+	if res := tr.reset(7, "/breaker reset S-3"); res.code != cli.ExitClosed || res.outputs["state"] != "CLOSED" {
 		t.Fatalf("reset: exit %d, state %q\n%s", res.code, res.outputs["state"], res.stdout)
 	}
 	for i := range 9 {
 		if i >= 3 {
 			// Back onto the reset commit, plus one new commit: a force push.
-			tr.h.repo.git("reset", "-q", "--hard", resetAt)
+			tr.h.repo.Git("reset", "-q", "--hard", resetAt)
 		}
 		tr.commit(fmt.Sprintf("Fix the login after the reset, take %d", i+1))
 		res, _ := tr.push(7, "agent/S-3", nil)
-		want := ExitClosed
+		want := cli.ExitClosed
 		if i >= 2 {
-			want = ExitTripped
+			want = cli.ExitTripped
 		}
 		tr.want(fmt.Sprintf("failing push %d after the reset", i+1), res, want)
 	}
@@ -136,24 +138,24 @@ func TestTrust_RebaseAndSquashKeepEveryPush(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			tr := newTrust(t)
-			tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+			tr.h.repo.Git("checkout", "-q", "-b", "agent/fix-login")
 			for i := range 2 {
 				tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
 				res, _ := tr.push(7, "agent/fix-login", nil)
-				tr.want(fmt.Sprintf("push %d", i+1), res, ExitClosed)
+				tr.want(fmt.Sprintf("push %d", i+1), res, cli.ExitClosed)
 			}
 			switch how {
 			case "rebase": // main moves on; the agent rebases onto it, as reviewers ask
-				tr.h.repo.git("checkout", "-q", "main")
-				tr.h.repo.commit("main moves on", map[string]string{"README.md": "shop v2\n"})
-				tr.h.repo.git("checkout", "-q", "agent/fix-login")
-				tr.h.repo.git("rebase", "-q", "main")
+				tr.h.repo.Git("checkout", "-q", "main")
+				tr.h.repo.CommitFiles("main moves on", map[string]string{"README.md": "shop v2\n"})
+				tr.h.repo.Git("checkout", "-q", "agent/fix-login")
+				tr.h.repo.Git("rebase", "-q", "main")
 			case "squash":
-				tr.h.repo.git("reset", "-q", "--soft", "main")
-				tr.h.repo.git("commit", "-q", "-m", "Fix the login")
+				tr.h.repo.Git("reset", "-q", "--soft", "main")
+				tr.h.repo.Git("commit", "-q", "-m", "Fix the login")
 			}
 			res, _ := tr.push(7, "agent/fix-login", nil)
-			tr.want("the rewritten push", res, ExitTripped)
+			tr.want("the rewritten push", res, cli.ExitTripped)
 			if res.outputs["trip-reason"] != "no_progress" {
 				t.Errorf("trip reason %q, want no_progress", res.outputs["trip-reason"])
 			}
@@ -170,12 +172,12 @@ func TestTrust_RebaseAndSquashKeepEveryPush(t *testing.T) {
 func TestTrust_ManyUnobservedForcePushes(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+	tr.h.repo.Git("checkout", "-q", "-b", "agent/fix-login")
 	var observed []string
 	for i := range 2 {
 		tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
 		res, head := tr.push(7, "agent/fix-login", nil)
-		tr.want(fmt.Sprintf("push %d", i+1), res, ExitClosed)
+		tr.want(fmt.Sprintf("push %d", i+1), res, cli.ExitClosed)
 		observed = append(observed, head)
 	}
 	for i := range 101 {
@@ -184,11 +186,11 @@ func TestTrust_ManyUnobservedForcePushes(t *testing.T) {
 	// The observed heads were force-pushed away: the pull request no longer
 	// lists them; only the force-push events (the oldest first) do.
 	tr.h.srv.AddForcePush(7, observed[1])
-	tr.h.repo.git("reset", "-q", "--hard", "main")
+	tr.h.repo.Git("reset", "-q", "--hard", "main")
 	tr.commit("Start over")
-	tr.heads[7] = tr.h.repo.git("rev-parse", "HEAD") // the force push is recorded above
+	tr.heads[7] = tr.h.repo.Git("rev-parse", "HEAD") // the force push is recorded above
 	res, _ := tr.push(7, "agent/fix-login", nil)
-	tr.want("the push after 101 unobserved force pushes", res, ExitTripped)
+	tr.want("the push after 101 unobserved force pushes", res, cli.ExitTripped)
 }
 
 // A push-only branch (no pull request): 100 empty commits do not push the
@@ -196,26 +198,26 @@ func TestTrust_ManyUnobservedForcePushes(t *testing.T) {
 func TestTrust_EmptyCommitsOnAPushOnlyBranch(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+	tr.h.repo.Git("checkout", "-q", "-b", "agent/fix-login")
 	push := func(step string, want int) {
 		t.Helper()
-		head := tr.h.repo.git("rev-parse", "HEAD")
-		tr.h.repo.results("junit.xml", map[string]string{"TestLogin": "fail"})
+		head := tr.h.repo.Git("rev-parse", "HEAD")
+		tr.h.repo.JUnit("junit.xml", map[string]string{"TestLogin": "fail"})
 		res := tr.h.run("push", pushEvent(t, "agent/fix-login", head))
 		tr.want(step, res, want)
 	}
 	for i := range 2 {
 		tr.commit(fmt.Sprintf("Fix the login, take %d", i+1))
-		push(fmt.Sprintf("push %d", i+1), ExitClosed)
+		push(fmt.Sprintf("push %d", i+1), cli.ExitClosed)
 	}
 	for i := range 100 {
-		tr.h.repo.git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("empty %d", i))
+		tr.h.repo.Git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("empty %d", i))
 	}
-	push("the push of 100 empty commits", ExitTripped)
+	push("the push of 100 empty commits", cli.ExitTripped)
 }
 
 // readReport reads the JSON report the last run wrote into the workspace.
-func readReport(t *testing.T, h *actionHarness) jsonReport {
+func readReport(t *testing.T, h *actionHarness) report.Report {
 	t.Helper()
 	l := &ledgerRun{h: h}
 	return l.report()
@@ -229,26 +231,26 @@ func readReport(t *testing.T, h *actionHarness) jsonReport {
 func TestTrust_ResetOnAnotherPullRequestDoesNotReachThisOne(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "people/S-3")
-	tr.h.repo.attempt("S-3", "TestLogin", "the person's fix")
+	tr.h.repo.Git("checkout", "-q", "-b", "people/S-3")
+	tr.h.repo.Attempt("S-3", "TestLogin", "the person's fix")
 	res, personHead := tr.push(8, "people/S-3", nil)
-	tr.want("the person's push", res, ExitClosed)
+	tr.want("the person's push", res, cli.ExitClosed)
 	tr.h.srv.AddPullRequest(forge.PullRequest{Number: 8, HeadSHA: personHead, HeadRef: "people/S-3", BaseRef: "main",
-		BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "bob"})
+		BaseSHA: tr.h.repo.Git("rev-parse", "main"), Author: "bob"})
 
-	tr.h.repo.git("checkout", "-q", "main")
-	tr.trip(7, "agent/S-3", func(i int) { tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("the agent's take %d", i)) })
+	tr.h.repo.Git("checkout", "-q", "main")
+	tr.trip(7, "agent/S-3", func(i int) { tr.h.repo.Attempt("S-3", "TestLogin", fmt.Sprintf("the agent's take %d", i)) })
 	// The agent's account: write permission, nothing to do with #8.
 	tr.h.srv.SetPermission("mallory", "write")
-	if res := tr.h.run("issue_comment", commentEvent(t, 8, "mallory", "User", "/breaker reset S-3")); res.code != ExitClosed {
+	if res := tr.h.run("issue_comment", commentEvent(t, 8, "mallory", "User", "/breaker reset S-3")); res.code != cli.ExitClosed {
 		t.Fatalf("mallory's reset on #8: exit %d\n%s", res.code, res.stdout)
 	}
-	if res := tr.reset(8, "/breaker reset S-3"); res.code != ExitClosed {
+	if res := tr.reset(8, "/breaker reset S-3"); res.code != cli.ExitClosed {
 		t.Fatalf("alice's reset on #8: exit %d\n%s", res.code, res.stdout)
 	}
-	tr.h.repo.git("merge", "-q", "--no-ff", "-m", "Merge the person's work", "people/S-3")
+	tr.h.repo.Git("merge", "-q", "--no-ff", "-m", "Merge the person's work", "people/S-3")
 	res, _ = tr.push(7, "agent/S-3", nil)
-	tr.want("the agent's push after merging the reset head", res, ExitTripped)
+	tr.want("the agent's push after merging the reset head", res, cli.ExitTripped)
 }
 
 // The agent plants greenlight/checkpoint/S-3 at a commit of its own (the
@@ -258,22 +260,22 @@ func TestTrust_ResetOnAnotherPullRequestDoesNotReachThisOne(t *testing.T) {
 func TestTrust_PlantedCheckpointIsNeverARollbackTarget(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	base := tr.h.repo.git("rev-parse", "main")
-	baseTree := tr.h.repo.git("rev-parse", "main^{tree}")
-	tr.h.repo.git("checkout", "-q", "-b", "evil")
-	tr.h.repo.git("rm", "-q", "-r", "internal")
-	evil := tr.h.repo.commit("take over", map[string]string{"EVIL": "pwned\n"})
-	evilTree := tr.h.repo.git("rev-parse", "HEAD^{tree}")
+	base := tr.h.repo.Git("rev-parse", "main")
+	baseTree := tr.h.repo.Git("rev-parse", "main^{tree}")
+	tr.h.repo.Git("checkout", "-q", "-b", "evil")
+	tr.h.repo.Git("rm", "-q", "-r", "internal")
+	evil := tr.h.repo.CommitFiles("take over", map[string]string{"EVIL": "pwned\n"})
+	evilTree := tr.h.repo.Git("rev-parse", "HEAD^{tree}")
 	tr.h.srv.AddCommit(evil, evilTree, "take over", base)
 	tr.h.srv.SetRef("tags/greenlight/checkpoint/S-3", evil)
 
-	tr.h.repo.git("checkout", "-q", "main")
-	tr.h.repo.git("checkout", "-q", "-b", "people/S-3")
-	tr.h.repo.attempt("S-3", "TestLogin", "the person's fix")
+	tr.h.repo.Git("checkout", "-q", "main")
+	tr.h.repo.Git("checkout", "-q", "-b", "people/S-3")
+	tr.h.repo.Attempt("S-3", "TestLogin", "the person's fix")
 	res, head := tr.push(8, "people/S-3", nil)
-	tr.want("the person's push", res, ExitClosed)
+	tr.want("the person's push", res, cli.ExitClosed)
 	res = tr.reset(8, "/breaker reset S-3 --rollback")
-	if res.code != ExitClosed {
+	if res.code != cli.ExitClosed {
 		t.Fatalf("reset --rollback: exit %d\n%s", res.code, res.stdout)
 	}
 	newHead, ok := tr.h.srv.Ref("heads/people/S-3")
@@ -298,21 +300,21 @@ func TestTrust_PlantedCheckpointIsNeverARollbackTarget(t *testing.T) {
 func TestTrust_ClosingAPullRequestKeepsOthersTags(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "people/S-3")
-	tr.h.repo.attempt("S-3", "TestLogin", "the person's fix")
+	tr.h.repo.Git("checkout", "-q", "-b", "people/S-3")
+	tr.h.repo.Attempt("S-3", "TestLogin", "the person's fix")
 	res, _ := tr.push(8, "people/S-3", nil)
-	tr.want("the person's push", res, ExitClosed)
+	tr.want("the person's push", res, cli.ExitClosed)
 	cp, ok := tr.h.srv.Ref("tags/greenlight/checkpoint/S-3")
 	if !ok {
 		t.Fatalf("the person's push created no checkpoint tag: %v", tr.h.srv.Tags())
 	}
-	tr.h.repo.git("checkout", "-q", "main")
-	tr.h.repo.git("checkout", "-q", "-b", "agent/S-3")
-	tr.h.repo.attempt("S-3", "TestLogin", "the agent's take")
+	tr.h.repo.Git("checkout", "-q", "main")
+	tr.h.repo.Git("checkout", "-q", "-b", "agent/S-3")
+	tr.h.repo.Attempt("S-3", "TestLogin", "the agent's take")
 	res, head := tr.push(7, "agent/S-3", nil)
-	tr.want("the agent's push", res, ExitClosed)
-	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: tr.h.repo.git("rev-parse", "main"), Author: "agent-bot"}
-	if res := tr.h.run("pull_request", pullRequestEvent(t, "closed", pr)); res.code != ExitClosed {
+	tr.want("the agent's push", res, cli.ExitClosed)
+	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main", BaseSHA: tr.h.repo.Git("rev-parse", "main"), Author: "agent-bot"}
+	if res := tr.h.run("pull_request", pullRequestEvent(t, "closed", pr)); res.code != cli.ExitClosed {
 		t.Fatalf("close: exit %d\n%s", res.code, res.stdout)
 	}
 	if got, ok := tr.h.srv.Ref("tags/greenlight/checkpoint/S-3"); !ok || got != cp {
@@ -334,11 +336,11 @@ func TestTrust_SelfPushedResetTagIsNoReset(t *testing.T) {
 			if key != "" {
 				tr.h.inputs["ledger-key"] = key
 			}
-			tr.trip(7, "agent/S-3", func(i int) { tr.h.repo.attempt("S-3", "TestLogin", fmt.Sprintf("take %d", i)) })
-			tr.h.srv.SetRef("tags/greenlight/reset/S-3", tr.h.repo.git("rev-parse", "HEAD"))
-			tr.h.repo.attempt("S-3", "TestLogin", "after my own reset")
+			tr.trip(7, "agent/S-3", func(i int) { tr.h.repo.Attempt("S-3", "TestLogin", fmt.Sprintf("take %d", i)) })
+			tr.h.srv.SetRef("tags/greenlight/reset/S-3", tr.h.repo.Git("rev-parse", "HEAD"))
+			tr.h.repo.Attempt("S-3", "TestLogin", "after my own reset")
 			res, _ := tr.push(7, "agent/S-3", nil)
-			tr.want("the push after the self-pushed reset tag", res, ExitTripped)
+			tr.want("the push after the self-pushed reset tag", res, cli.ExitTripped)
 		})
 	}
 }
@@ -355,11 +357,11 @@ func TestTrust_OpenCircuitIsNeverNeutral(t *testing.T) {
 			head := tr.commit("Skip the tests")
 			switch how {
 			case "zero tests":
-				writeFile(t, tr.h.repo.dir+"/junit.xml", `<?xml version="1.0"?><testsuite name="users"></testsuite>`)
+				writeFile(t, tr.h.repo.Dir+"/junit.xml", `<?xml version="1.0"?><testsuite name="users"></testsuite>`)
 			case "a directory":
-				tr.h.repo.git("rm", "-q", "--cached", "--ignore-unmatch", "junit.xml")
-				removeAll(t, tr.h.repo.dir+"/junit.xml")
-				mkdir(t, tr.h.repo.dir+"/junit.xml")
+				tr.h.repo.Git("rm", "-q", "--cached", "--ignore-unmatch", "junit.xml")
+				removeAll(t, tr.h.repo.Dir+"/junit.xml")
+				mkdir(t, tr.h.repo.Dir+"/junit.xml")
 			}
 			tr.openPR(7, "agent/fix-login", head, "agent-bot")
 			res := tr.h.run("push", pushEvent(t, "agent/fix-login", head))
@@ -380,7 +382,7 @@ func TestTrust_SecondPullRequestOnTheTrippedHead(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
 	head := tr.trip(7, "agent/fix-login", func(i int) { tr.commit(fmt.Sprintf("Fix the login, take %d", i)) })
-	tr.h.repo.git("checkout", "-q", "-b", "agent/fresh-start")
+	tr.h.repo.Git("checkout", "-q", "-b", "agent/fresh-start")
 	p := tr.openPR(9, "agent/fresh-start", head, "agent-bot")
 	tr.h.run("pull_request", pullRequestEvent(t, "opened", p))
 	runs := tr.h.srv.CheckRuns()
@@ -398,12 +400,12 @@ func TestTrust_SecondPullRequestOnTheTrippedHead(t *testing.T) {
 func TestTrust_NoSecretInAnyRequest(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
-	tr.h.repo.git("checkout", "-q", "-b", "agent/fix-login")
+	tr.h.repo.Git("checkout", "-q", "-b", "agent/fix-login")
 	tr.commit("Fix the login")
-	head := tr.h.repo.git("rev-parse", "HEAD")
+	head := tr.h.repo.Git("rev-parse", "HEAD")
 	junit := `<?xml version="1.0"?><testsuite name="users"><testcase classname="users" name="TestLogin_` + actionToken + `" file="internal/auth/login_test.go" line="12">` +
 		`<failure message="login with ` + actionToken + ` failed">dial tcp: token=` + actionToken + ` refused</failure></testcase></testsuite>`
-	writeFile(t, tr.h.repo.dir+"/junit.xml", junit)
+	writeFile(t, tr.h.repo.Dir+"/junit.xml", junit)
 	tr.openPR(7, "agent/fix-login", head, "agent-bot")
 	tr.h.run("push", pushEvent(t, "agent/fix-login", head))
 	if len(tr.h.srv.CheckRuns()) == 0 {
@@ -441,22 +443,22 @@ func TestTrust_LizaStaysOpenWhenTheBlackboardIsEmptied(t *testing.T) {
 	t.Parallel()
 	tr := newTrust(t)
 	tr.h.inputs["policy"] = "liza"
-	tr.h.repo.git("checkout", "-q", "-b", "agent/fix")
-	tr.h.repo.commit("Log the blockers", map[string]string{".liza/state.yaml": "anomalies:\n" +
+	tr.h.repo.Git("checkout", "-q", "-b", "agent/fix")
+	tr.h.repo.CommitFiles("Log the blockers", map[string]string{".liza/state.yaml": "anomalies:\n" +
 		"  - {task: task-1, type: external_blocker, details: {blocker_service: payments-sandbox}}\n" +
 		"  - {task: task-2, type: external_blocker, details: {blocker_service: payments-sandbox}}\n"})
 	res, _ := tr.push(7, "agent/fix", map[string]string{"TestLogin": "pass"})
-	tr.want("the blackboard with two outages", res, ExitTripped)
-	tr.h.repo.commit("Clear the blackboard", map[string]string{".liza/state.yaml": "anomalies: []\n"})
+	tr.want("the blackboard with two outages", res, cli.ExitTripped)
+	tr.h.repo.CommitFiles("Clear the blackboard", map[string]string{".liza/state.yaml": "anomalies: []\n"})
 	res, _ = tr.push(7, "agent/fix", map[string]string{"TestLogin": "pass"})
-	tr.want("the blackboard emptied", res, ExitTripped)
+	tr.want("the blackboard emptied", res, cli.ExitTripped)
 	if res.outputs["trip-reason"] != "anomaly_pattern" {
 		t.Errorf("trip reason %q, want the recorded anomaly_pattern", res.outputs["trip-reason"])
 	}
-	if res := tr.reset(7, "/breaker reset"); res.code != ExitClosed {
+	if res := tr.reset(7, "/breaker reset"); res.code != cli.ExitClosed {
 		t.Fatalf("a verified reset: exit %d\n%s", res.code, res.stdout)
 	}
 	tr.commit("Carry on")
 	res, _ = tr.push(7, "agent/fix", map[string]string{"TestLogin": "pass"})
-	tr.want("after the reset", res, ExitClosed)
+	tr.want("after the reset", res, cli.ExitClosed)
 }

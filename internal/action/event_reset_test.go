@@ -1,9 +1,11 @@
-package cli
+package action_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/cli"
 )
 
 // main: I ── agent/S-3: A A A (OPEN); alice (write) comments /breaker
@@ -15,8 +17,8 @@ func TestAction_ResetByWriterRestartsCounts(t *testing.T) {
 	h.srv.SetPermission("alice", "write")
 
 	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset use the unique index"))
-	if res.code != ExitClosed {
-		t.Fatalf("reset: exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+	if res.code != cli.ExitClosed {
+		t.Fatalf("reset: exit = %d, want %d\n%s", res.code, cli.ExitClosed, res.stdout)
 	}
 	if got, ok := h.srv.Ref("tags/greenlight/reset/S-3"); !ok || got != head {
 		t.Errorf("reset ref = %q (exists %v), want the pull request head %s", got, ok, head)
@@ -32,13 +34,13 @@ func TestAction_ResetByWriterRestartsCounts(t *testing.T) {
 	}
 
 	res = h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitClosed || res.outputs["failed-attempts"] != "0" || res.outputs["state"] != "CLOSED" {
+	if res.code != cli.ExitClosed || res.outputs["failed-attempts"] != "0" || res.outputs["state"] != "CLOSED" {
 		t.Errorf("next push: exit %d, outputs %v; want 0, CLOSED, 0 failed attempts", res.code, res.outputs)
 	}
-	head = h.repo.attempt("S-3", testDup, "the guided try")
+	head = h.repo.Attempt("S-3", testDup, "the guided try")
 	h.openPR(head)
 	res = h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitClosed || res.outputs["failed-attempts"] != "1" {
+	if res.code != cli.ExitClosed || res.outputs["failed-attempts"] != "1" {
 		t.Errorf("first attempt after the reset: exit %d, outputs %v; want 0 and 1 failed attempt", res.code, res.outputs)
 	}
 }
@@ -68,8 +70,8 @@ func TestAction_ResetRefused(t *testing.T) {
 				h.srv.SetPermission(tt.login, tt.perm)
 			}
 			res := h.run("issue_comment", commentEvent(t, 7, tt.login, tt.userType, "/breaker reset S-3 --rollback go on"))
-			if res.code != ExitClosed {
-				t.Errorf("exit = %d, want %d: a refusal is an answer, not a failure", res.code, ExitClosed)
+			if res.code != cli.ExitClosed {
+				t.Errorf("exit = %d, want %d: a refusal is an answer, not a failure", res.code, cli.ExitClosed)
 			}
 			comments := h.comments(7)
 			if len(comments) != 1 || !strings.Contains(comments[0].Body, "Refused /breaker reset from") ||
@@ -101,18 +103,18 @@ func TestAction_ResetRollbackFastForwardsToCheckpointTree(t *testing.T) {
 	h.openPR(head)
 	h.srv.SetRef("tags/greenlight/checkpoint/S-3", base)
 	h.srv.SetRef("heads/agent/S-3", head)
-	baseTree := h.repo.git("rev-parse", base+"^{tree}")
+	baseTree := h.repo.Git("rev-parse", base+"^{tree}")
 	h.srv.AddCommit(base, baseTree, "Initial commit")
 	parent := base
-	for _, sha := range strings.Fields(h.repo.git("rev-list", "--reverse", base+".."+head)) {
-		h.srv.AddCommit(sha, h.repo.git("rev-parse", sha+"^{tree}"), "attempt", parent)
+	for _, sha := range strings.Fields(h.repo.Git("rev-list", "--reverse", base+".."+head)) {
+		h.srv.AddCommit(sha, h.repo.Git("rev-parse", sha+"^{tree}"), "attempt", parent)
 		parent = sha
 	}
 	h.srv.SetPermission("alice", "maintain")
 
 	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset S-3 --rollback start from the contract"))
-	if res.code != ExitClosed {
-		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+	if res.code != cli.ExitClosed {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitClosed, res.stdout)
 	}
 	newHead, ok := h.srv.Ref("heads/agent/S-3")
 	if !ok || newHead == head {
@@ -158,7 +160,7 @@ func TestAction_ResetOfAnUnknownSliceIsRefused(t *testing.T) {
 	h.srv.SetPermission("alice", "write")
 	runs := len(h.srv.CheckRuns())
 	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset S-1"))
-	if res.code != ExitClosed {
+	if res.code != cli.ExitClosed {
 		t.Fatalf("exit %d; a refusal is an answer, not a failed check\n%s", res.code, res.stdout)
 	}
 	if !strings.Contains(res.summary+res.stdout, "has no slice S-1") || !strings.Contains(res.summary+res.stdout, "S-3") {
@@ -179,11 +181,11 @@ func TestAction_CommandRunsReportTheHeadsObservation(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
 	h.tripped()
-	removeAll(t, h.repo.dir+"/junit.xml") // the comment's workflow ran no tests
+	removeAll(t, h.repo.Dir+"/junit.xml") // the comment's workflow ran no tests
 	h.srv.SetPermission("alice", "write")
 	for _, cmd := range []string{"/breaker debug", "/breaker reset S-3 try the index"} {
 		res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", cmd))
-		if res.code != ExitClosed {
+		if res.code != cli.ExitClosed {
 			t.Fatalf("%s: exit %d\n%s", cmd, res.code, res.stdout)
 		}
 		body := h.comments(7)[0].Body

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
 
@@ -33,8 +34,8 @@ func TestAction_RateLimitIsWaitedOut(t *testing.T) {
 			h.srv.FailNext("POST", "/repos/*/*/issues/*/comments", tt.status, tt.header)
 
 			res := h.run("push", pushEvent(t, "agent/S-3", head))
-			if res.code != ExitTripped {
-				t.Fatalf("exit = %d, want %d\n%s", res.code, ExitTripped, res.stdout)
+			if res.code != cli.ExitTripped {
+				t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitTripped, res.stdout)
 			}
 			if waits := h.waits(); !slices.Contains(waits, tt.want) {
 				t.Errorf("waits = %v, want the %v GitHub asked for", waits, tt.want)
@@ -62,8 +63,8 @@ func TestAction_ForbiddenCommentKeepsVerdict(t *testing.T) {
 	h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/issues/*/comments", Status: 403, Times: 5})
 
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped {
-		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitTripped, res.stdout)
+	if res.code != cli.ExitTripped {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitTripped, res.stdout)
 	}
 	if got := h.comments(7); len(got) != 0 {
 		t.Errorf("comments = %+v, want none", got)

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 )
@@ -22,7 +23,7 @@ import (
 func TestGitHub_IDsPast2e31ThreeFailingPushesTrip(t *testing.T) {
 	t.Parallel()
 	l := newLedgerRun(t, "agent/fix-login")
-	for i, want := range []int{ExitClosed, ExitClosed, ExitTripped} {
+	for i, want := range []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped} {
 		res, _ := l.push(map[string]string{"TestLogin": "fail"})
 		if res.code != want {
 			t.Fatalf("push %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
@@ -63,12 +64,12 @@ func TestGitHub_StickyCommentEditedInPlaceForBotTokens(t *testing.T) {
 			if tc.app != "" {
 				h.inputs["app-id"] = tc.app
 			}
-			h.repo.git("checkout", "-q", "-b", "agent/S-3")
+			h.repo.Git("checkout", "-q", "-b", "agent/S-3")
 			for i := range 4 {
-				head := h.repo.attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+				head := h.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
 				h.failing(testDup)
 				h.openPR(head)
-				if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitClosed && res.code != ExitTripped {
+				if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != cli.ExitClosed && res.code != cli.ExitTripped {
 					t.Fatalf("run %d: exit %d\n%s", i+1, res.code, res.stdout)
 				}
 			}
@@ -118,19 +119,19 @@ func TestGitHub_ForkPullRequestUnderWorkflowRun(t *testing.T) {
 			h.inputs["results-artifact"] = "test-results"
 			h.inputs["results"] = "reports/*.xml"
 			h.env["RUNNER_TEMP"] = t.TempDir()
-			h.repo.git("checkout", "-q", "-b", "fork-work")
+			h.repo.Git("checkout", "-q", "-b", "fork-work")
 			junit := `<testsuite name="users"><testcase classname="users" name="` + testDup + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`
 			var res actionResult
 			var heads []string
 			for i := range 3 {
-				head := h.repo.attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+				head := h.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
 				heads = append(heads, head)
 				h.srv.AddPullRequest(forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: branch, BaseRef: "main",
-					BaseSHA: h.repo.git("rev-parse", "main"), Author: "forker", Fork: true})
+					BaseSHA: h.repo.Git("rev-parse", "main"), Author: "forker", Fork: true})
 				runID := int64(6000 + i)
 				h.srv.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": junit}))
 				res = h.run("workflow_run", forkRunEvent(t, runID, "forker", branch, head))
-				if want := []int{ExitClosed, ExitClosed, ExitTripped}[i]; res.code != want {
+				if want := []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped}[i]; res.code != want {
 					t.Fatalf("run %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
 				}
 			}
@@ -161,11 +162,11 @@ func TestGitHub_WorkflowRunWithoutPullRequestFailsItsCheck(t *testing.T) {
 	h := newActionHarness(t)
 	h.inputs["results-artifact"] = "test-results"
 	h.env["RUNNER_TEMP"] = t.TempDir()
-	h.repo.git("checkout", "-q", "-b", "fork-work")
-	head := h.repo.attempt("S-3", testDup, "strategy")
+	h.repo.Git("checkout", "-q", "-b", "fork-work")
+	head := h.repo.Attempt("S-3", testDup, "strategy")
 	res := h.run("workflow_run", forkRunEvent(t, 6100, "forker", "main", head))
-	if res.code != ExitError {
-		t.Fatalf("exit %d, want %d\n%s", res.code, ExitError, res.stdout)
+	if res.code != cli.ExitError {
+		t.Fatalf("exit %d, want %d\n%s", res.code, cli.ExitError, res.stdout)
 	}
 	runs := h.srv.CheckRuns()
 	if len(runs) != 1 || runs[0].HeadSHA != head || runs[0].Conclusion != "failure" {
@@ -195,7 +196,7 @@ func TestGitHub_GraphQLRateLimited(t *testing.T) {
 		l := newLedgerRun(t, "agent/fix-login")
 		limited(l.h, 40*time.Second, 1)
 		res, _ := l.push(map[string]string{"TestLogin": "fail"})
-		if res.code != ExitClosed {
+		if res.code != cli.ExitClosed {
 			t.Fatalf("exit %d, want 0\n%s", res.code, res.stdout)
 		}
 		if w := l.h.waits(); len(w) != 1 || w[0] != 41*time.Second {
@@ -210,7 +211,7 @@ func TestGitHub_GraphQLRateLimited(t *testing.T) {
 		l := newLedgerRun(t, "agent/fix-login")
 		limited(l.h, 50*time.Minute, 1)
 		res, _ := l.push(map[string]string{"TestLogin": "fail"})
-		if res.code != ExitError {
+		if res.code != cli.ExitError {
 			t.Fatalf("exit %d, want 1\n%s", res.code, res.stdout)
 		}
 		if !strings.Contains(res.stdout, "graphql api rate limit") || !strings.Contains(res.stdout, "RATE_LIMITED") {
@@ -247,7 +248,7 @@ func TestGitHub_GraphQLCostAndLowPoints(t *testing.T) {
 	}
 	l.h.srv.SetGraphQLRemaining(12)
 	res, _ = l.push(map[string]string{"TestLogin": "fail"})
-	if res.code != ExitClosed {
+	if res.code != cli.ExitClosed {
 		t.Fatalf("exit %d\n%s", res.code, res.stdout)
 	}
 	if !strings.Contains(res.summary, "GraphQL points are running out") {
@@ -264,7 +265,7 @@ func TestGitHub_SecondaryLimitOnCheckRunIsWaitedOut(t *testing.T) {
 	l.h.srv.Fail(ghfake.Failure{Method: "POST", Path: "/repos/*/*/check-runs", Status: 403, Body: ghfake.BodySecondaryRateLimit,
 		Header: map[string]string{"X-RateLimit-Remaining": "4321", "X-RateLimit-Reset": strconv.FormatInt(actionNow.Add(55*time.Minute).Unix(), 10)}})
 	res, _ := l.push(map[string]string{"TestLogin": "fail"})
-	if res.code != ExitClosed {
+	if res.code != cli.ExitClosed {
 		t.Fatalf("exit %d\n%s", res.code, res.stdout)
 	}
 	if w := l.h.waits(); len(w) != 1 || w[0] < time.Minute || w[0] > 2*time.Minute {
@@ -298,7 +299,7 @@ func TestGitHub_TagRulesetRefusalSaysTheFix(t *testing.T) {
 	_, head := h.spiral(3)
 	h.openPR(head)
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitTripped {
+	if res.code != cli.ExitTripped {
 		t.Fatalf("exit %d, want 42: a refused tag never changes the verdict\n%s", res.code, res.stdout)
 	}
 	if got := strings.Count(res.summary, "ruleset refuses the checkpoint tag"); got != 1 {

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"bufio"
@@ -16,10 +16,13 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
+	"github.com/greenlight-ci/breaker/internal/report"
 )
 
 // webhookDir holds the project's own webhook payloads the events are made
@@ -37,7 +40,7 @@ var actionNow = time.Date(2026, 2, 18, 10, 30, 0, 0, time.UTC)
 // fake GitHub, and the inputs of the action step.
 type actionHarness struct {
 	t      *testing.T
-	repo   *testRepo
+	repo   *gitrepo.Repo
 	srv    *ghfake.Server
 	inputs map[string]string
 	env    map[string]string // extra or overriding environment
@@ -59,24 +62,78 @@ type actionHarness struct {
 func newActionHarness(t *testing.T, opts ...ghfake.Option) *actionHarness {
 	t.Helper()
 	h := &actionHarness{
-		t: t, repo: newTestRepo(t),
+		t: t, repo: gitrepo.Shop(t),
 		srv:    ghfake.New(t, append([]ghfake.Option{ghfake.WithToken(actionToken)}, opts...)...),
 		inputs: map[string]string{"token": actionToken, "results": "junit.xml"},
 		env:    map[string]string{},
 	}
 	// GitHub knows the default branch: the base of a branch without a
 	// pull request.
-	h.srv.SetDefaultBranch("main", h.repo.git("rev-parse", "main"))
+	h.srv.SetDefaultBranch("main", h.repo.Git("rev-parse", "main"))
 	return h
 }
 
-// actionResult is what one run of the action left behind.
+// actionResult is what one run of the action left behind: its exit code
+// (cli.ExitCode, the command's one mapping), its log, summary and outputs.
 type actionResult struct {
 	code    int
 	stdout  string
-	stderr  string
+	stderr  string // nothing: the Action writes its log to stdout
 	summary string
 	outputs map[string]string
+}
+
+// testDup is the test the shop's agent keeps failing.
+const testDup = "TestRegister_DuplicateEmail"
+
+// runCLI runs the breaker command line in-process (cli.Main) and returns
+// its streams and exit code: where a test holds a command to what the
+// Action wrote.
+func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runCLIEnv(t, nil, stdin, args...)
+}
+
+// reason is the report's trip reason, "null" when none.
+func reason(r report.Report) string {
+	if r.TripReason == nil {
+		return "null"
+	}
+	return *r.TripReason
+}
+
+// failedOf is test's failed attempts in the report, -1 when it has none.
+func failedOf(r report.Report, test string) int {
+	for _, tt := range r.Tests {
+		if tt.Name == test {
+			return tt.FailedAttempts
+		}
+	}
+	return -1
+}
+
+// evaluateJSON runs `breaker evaluate --format json` on the repository.
+func evaluateJSON(t *testing.T, r *gitrepo.Repo, extra ...string) (report.Report, int) {
+	t.Helper()
+	args := append([]string{"evaluate", "--repo", r.Dir, "--base", "main", "--format", "json"}, extra...)
+	stdout, stderr, code := runCLI(t, "", args...)
+	if code != cli.ExitClosed && code != cli.ExitTripped {
+		t.Fatalf("breaker %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decode report: %v\n%s", err, stdout)
+	}
+	return rep, code
+}
+
+// runCLIEnv is runCLI with an environment.
+func runCLIEnv(t *testing.T, env map[string]string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	getenv := func(k string) string { return env[k] }
+	code = cli.Main(context.Background(), append([]string{"breaker"}, args...), getenv, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
 }
 
 // deps injects a forge bound to the fake whose waits are recorded, and
@@ -154,7 +211,7 @@ func (h *actionHarness) runWith(event string, payload map[string]any, deps actio
 	writeFile(h.t, eventPath, string(data))
 	env := map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": eventPath,
-		"GITHUB_REPOSITORY": h.srv.Owner() + "/" + h.srv.Repo(), "GITHUB_WORKSPACE": h.repo.dir,
+		"GITHUB_REPOSITORY": h.srv.Owner() + "/" + h.srv.Repo(), "GITHUB_WORKSPACE": h.repo.Dir,
 		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_RUN_ID": "4242", "GITHUB_SERVER_URL": "https://github.com",
 	}
@@ -170,10 +227,9 @@ func (h *actionHarness) runWith(event string, payload map[string]any, deps actio
 	for k, v := range h.env {
 		env[k] = v
 	}
-	var stdout, stderr bytes.Buffer
-	e := &Env{Getenv: func(k string) string { return env[k] }, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
-	code := runActionWith(context.Background(), e, deps)
-	res := actionResult{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	var stdout bytes.Buffer
+	out := action.Run(context.Background(), deps, actionenv.New(func(k string) string { return env[k] }, &stdout))
+	res := actionResult{code: cli.ExitCode(out.Decision, out.Enforce, out.Err), stdout: stdout.String()}
 	res.summary = readOptional(h.t, env["GITHUB_STEP_SUMMARY"])
 	res.outputs = parseOutputs(h.t, readOptional(h.t, env["GITHUB_OUTPUT"]))
 	return res
@@ -241,7 +297,7 @@ func (h *actionHarness) pushed(payload map[string]any) {
 		return
 	}
 	cmd := exec.Command("git", "log", "--format=%H %T %P", after)
-	cmd.Dir = h.repo.dir
+	cmd.Dir = h.repo.Dir
 	out, err := cmd.Output()
 	if err != nil {
 		return // a payload naming a commit the repository lacks: a test of its own
@@ -287,17 +343,17 @@ func (h *actionHarness) countCalls(method, part string) int {
 
 // failing writes this run's results: test fails.
 func (h *actionHarness) failing(test string) {
-	h.repo.results("junit.xml", map[string]string{test: "fail"})
+	h.repo.JUnit("junit.xml", map[string]string{test: "fail"})
 }
 
 // spiral builds main ── agent/S-3: n failed attempts on testDup and
 // returns the branch point (the checkpoint) and the head.
 func (h *actionHarness) spiral(n int) (base, head string) {
 	h.t.Helper()
-	base = h.repo.git("rev-parse", "HEAD")
-	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	base = h.repo.Git("rev-parse", "HEAD")
+	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
 	for i := range n {
-		head = h.repo.attempt("S-3", testDup, "strategy "+string(rune('a'+i)))
+		head = h.repo.Attempt("S-3", testDup, "strategy "+string(rune('a'+i)))
 	}
 	h.failing(testDup)
 	return base, head
@@ -310,8 +366,8 @@ func (h *actionHarness) tripped() string {
 	h.t.Helper()
 	_, head := h.spiral(3)
 	h.openPR(head)
-	if res := h.run("push", pushEvent(h.t, "agent/S-3", head)); res.code != ExitTripped {
-		h.t.Fatalf("the spiral's push: exit = %d, want %d\nstdout:\n%s", res.code, ExitTripped, res.stdout)
+	if res := h.run("push", pushEvent(h.t, "agent/S-3", head)); res.code != cli.ExitTripped {
+		h.t.Fatalf("the spiral's push: exit = %d, want %d\nstdout:\n%s", res.code, cli.ExitTripped, res.stdout)
 	}
 	return head
 }
@@ -319,7 +375,7 @@ func (h *actionHarness) tripped() string {
 // openPR opens pull request 7 from agent/S-3 at head.
 func (h *actionHarness) openPR(head string) forge.PullRequest {
 	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main",
-		BaseSHA: h.repo.git("rev-parse", "main"), Author: "agent-bot"}
+		BaseSHA: h.repo.Git("rev-parse", "main"), Author: "agent-bot"}
 	h.srv.AddPullRequest(pr)
 	return pr
 }

@@ -1,10 +1,11 @@
-package cli
+package action_test
 
 import (
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
@@ -20,8 +21,8 @@ func TestAction_DispatchPublishesDiagnosticReadOnly(t *testing.T) {
 			h.openPR(head)
 
 			res := h.run("workflow_dispatch", dispatchEvent(t, "agent/S-3"))
-			if res.code != ExitClosed {
-				t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+			if res.code != cli.ExitClosed {
+				t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitClosed, res.stdout)
 			}
 			comments := h.comments(7)
 			if len(comments) != 1 || !report.HasMarker(comments[0].Body, "S-3") {
@@ -75,7 +76,7 @@ func TestAction_DryRunWritesOnlyTheLedger(t *testing.T) {
 	h.inputs["dry-run"] = "true"
 
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitClosed || res.outputs["state"] != "OPEN" {
+	if res.code != cli.ExitClosed || res.outputs["state"] != "OPEN" {
 		t.Fatalf("exit = %d, state %q; want 0 and OPEN\n%s", res.code, res.outputs["state"], res.stdout)
 	}
 	onlyCheckRuns(t, h)
@@ -106,13 +107,13 @@ func TestAction_DryRunResetWritesOnlyTheLedger(t *testing.T) {
 	base, head := h.spiral(3)
 	h.openPR(head)
 	h.srv.SetRef("tags/greenlight/checkpoint/S-3", base)
-	h.srv.AddCommit(base, h.repo.git("rev-parse", base+"^{tree}"), "Initial commit")
+	h.srv.AddCommit(base, h.repo.Git("rev-parse", base+"^{tree}"), "Initial commit")
 	h.srv.SetPermission("alice", "write")
 	h.inputs["dry-run"] = "true"
 
 	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset S-3 --rollback try again"))
-	if res.code != ExitClosed {
-		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+	if res.code != cli.ExitClosed {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitClosed, res.stdout)
 	}
 	onlyCheckRuns(t, h)
 	if refs := h.srv.Tags(); len(refs) != 1 {
@@ -139,8 +140,8 @@ func TestAction_DebugCommandPublishesDiagnostic(t *testing.T) {
 	h.srv.SetPermission("alice", "admin")
 
 	res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker debug"))
-	if res.code != ExitClosed {
-		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+	if res.code != cli.ExitClosed {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitClosed, res.stdout)
 	}
 	comments := h.comments(7)
 	if len(comments) != 1 {

@@ -1,4 +1,4 @@
-package cli
+package action_test
 
 import (
 	"archive/zip"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greenlight-ci/breaker/internal/cli"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi/ghfake"
 
@@ -34,7 +35,7 @@ func TestAction_MovedWorkspaceRefsDoNotChangeTheVerdict(t *testing.T) {
 				h.srv.AddPullRequest(pr)
 			}
 			for _, ref := range []string{"refs/remotes/origin/main", "refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master"} {
-				h.repo.git("update-ref", ref, head)
+				h.repo.Git("update-ref", ref, head)
 			}
 			var res actionResult
 			switch event {
@@ -45,13 +46,13 @@ func TestAction_MovedWorkspaceRefsDoNotChangeTheVerdict(t *testing.T) {
 			default:
 				res = h.run("push", pushEvent(t, "agent/S-3", head))
 			}
-			if res.code != ExitTripped {
+			if res.code != cli.ExitTripped {
 				t.Fatalf("exit %d, want 42: the moved refs changed the verdict\n%s", res.code, res.stdout)
 			}
 			var rep struct {
 				Base struct{ Ref, SHA, Source string } `json:"base"`
 			}
-			data, err := os.ReadFile(filepath.Join(h.repo.dir, action.ReportFile))
+			data, err := os.ReadFile(filepath.Join(h.repo.Dir, action.ReportFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +76,7 @@ func TestAction_BaseInputMustBeASHA(t *testing.T) {
 	h.openPR(head)
 	h.inputs["base"] = "origin/main"
 	res := h.run("push", pushEvent(t, "agent/S-3", head))
-	if res.code != ExitError || !strings.Contains(res.stdout, "input base") {
+	if res.code != cli.ExitError || !strings.Contains(res.stdout, "input base") {
 		t.Errorf("exit %d; want 1 naming the input base\n%s", res.code, res.stdout)
 	}
 }
@@ -110,7 +111,7 @@ func TestAction_ResetByThePullRequestsAuthorOrPushers(t *testing.T) {
 				h.inputs["allow-pr-author"] = "true"
 			}
 			res := h.run("issue_comment", commentEvent(t, 7, tt.login, "User", "/breaker reset"))
-			if res.code != ExitClosed {
+			if res.code != cli.ExitClosed {
 				t.Fatalf("exit %d, want 0\n%s", res.code, res.stdout)
 			}
 			_, reset := h.srv.Ref("tags/greenlight/reset/S-3")
@@ -181,18 +182,18 @@ func TestAction_WorkflowRunJudgesTheTestedRunsArtifact(t *testing.T) {
 	h.inputs["results-artifact"] = "test-results"
 	h.inputs["results"] = "reports/*.xml"
 	h.env["RUNNER_TEMP"] = t.TempDir()
-	h.repo.git("checkout", "-q", "-b", "agent/S-3")
+	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
 	junit := `<testsuite name="users"><testcase classname="users" name="` + testDup + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`
 	var res actionResult
 	var head string
 	for i := range 3 {
-		head = h.repo.attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+		head = h.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
 		pr := h.openPR(head)
 		runID := int64(5000 + i)
 		h.srv.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": junit}))
 		res = h.run("workflow_run", workflowRunEvent(t, runID, pr))
 	}
-	if res.code != ExitTripped {
+	if res.code != cli.ExitTripped {
 		t.Fatalf("third run: exit %d, want 42\n%s", res.code, res.stdout)
 	}
 	runs := h.srv.CheckRuns()
@@ -257,7 +258,7 @@ func TestAction_WorkflowRunRefusesHostileArtifacts(t *testing.T) {
 			pr := h.openPR(head)
 			h.srv.AddArtifact(77, "test-results", archive(t))
 			res := h.run("workflow_run", workflowRunEvent(t, 77, pr))
-			if res.code != ExitError || !strings.Contains(res.stdout, "not unpacked") {
+			if res.code != cli.ExitError || !strings.Contains(res.stdout, "not unpacked") {
 				t.Fatalf("exit %d; want 1 and a clear error\n%s", res.code, res.stdout)
 			}
 			if left, _ := os.ReadDir(temp); len(left) != 0 {
@@ -277,12 +278,12 @@ func TestAction_WorkflowRunNeedsItsArtifact(t *testing.T) {
 	_, head := h.spiral(1)
 	pr := h.openPR(head)
 	res := h.run("workflow_run", workflowRunEvent(t, 78, pr))
-	if res.code != ExitError || !strings.Contains(res.stdout, "input results-artifact is empty") {
+	if res.code != cli.ExitError || !strings.Contains(res.stdout, "input results-artifact is empty") {
 		t.Errorf("no input: exit %d\n%s", res.code, res.stdout)
 	}
 	h.inputs["results-artifact"] = "test-results"
 	res = h.run("workflow_run", workflowRunEvent(t, 78, pr))
-	if res.code != ExitError || !strings.Contains(res.stdout, "no such artifact") {
+	if res.code != cli.ExitError || !strings.Contains(res.stdout, "no such artifact") {
 		t.Errorf("no artifact: exit %d\n%s", res.code, res.stdout)
 	}
 }

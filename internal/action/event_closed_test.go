@@ -1,8 +1,10 @@
-package cli
+package action_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/cli"
 )
 
 // A closed (or merged) pull request takes the tags its runs created with
@@ -30,12 +32,12 @@ func TestAction_ClosedPullRequestDeletesTags(t *testing.T) {
 			base, head := h.spiral(2)
 			pr := h.openPR(head)
 			h.srv.SetRef("tags/greenlight/checkpoint/S-9", base)
-			if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != ExitClosed {
+			if res := h.run("push", pushEvent(t, "agent/S-3", head)); res.code != cli.ExitClosed {
 				t.Fatalf("push: exit %d\n%s", res.code, res.stdout)
 			}
 			if tt.reset {
 				h.srv.SetPermission("alice", "write")
-				if res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset")); res.code != ExitClosed {
+				if res := h.run("issue_comment", commentEvent(t, 7, "alice", "User", "/breaker reset")); res.code != cli.ExitClosed {
 					t.Fatalf("reset: exit %d\n%s", res.code, res.stdout)
 				}
 			}
@@ -46,8 +48,8 @@ func TestAction_ClosedPullRequestDeletesTags(t *testing.T) {
 				h.srv.SetRef("tags/greenlight/"+tt.moved+"/S-3", head)
 			}
 			res := h.run("pull_request", pullRequestEvent(t, "closed", pr))
-			if res.code != ExitClosed {
-				t.Fatalf("exit = %d, want %d\n%s%s", res.code, ExitClosed, res.stdout, res.summary)
+			if res.code != cli.ExitClosed {
+				t.Fatalf("exit = %d, want %d\n%s%s", res.code, cli.ExitClosed, res.stdout, res.summary)
 			}
 			refs := h.srv.Tags()
 			if _, ok := refs["tags/greenlight/checkpoint/S-9"]; !ok {
@@ -79,26 +81,26 @@ func TestAction_ClosedPullRequestDeletesTags(t *testing.T) {
 func TestAction_MergedPullRequestDeletesItsOwnTags(t *testing.T) {
 	t.Parallel()
 	h := newActionHarness(t)
-	base := h.repo.git("rev-parse", "HEAD")
-	h.repo.git("checkout", "-q", "-b", "agent/users")
-	head := h.repo.attempt("S-4", testDup, "first try")
+	base := h.repo.Git("rev-parse", "HEAD")
+	h.repo.Git("checkout", "-q", "-b", "agent/users")
+	head := h.repo.Attempt("S-4", testDup, "first try")
 	h.failing(testDup)
 	pr := h.openPR(head)
 	pr.HeadRef, pr.BaseSHA = "agent/users", base
 	h.srv.AddPullRequest(pr)
-	if res := h.run("push", pushEvent(t, "agent/users", head)); res.code != ExitClosed {
+	if res := h.run("push", pushEvent(t, "agent/users", head)); res.code != cli.ExitClosed {
 		t.Fatalf("push: exit %d\n%s", res.code, res.stdout)
 	}
 	if _, ok := h.srv.Ref("tags/greenlight/checkpoint/S-4"); !ok {
 		t.Fatalf("the push created no checkpoint tag: %v", h.srv.Tags())
 	}
-	h.repo.git("checkout", "-q", "main")
-	h.repo.git("merge", "-q", "--no-ff", "-m", "Merge agent/users", "agent/users")
+	h.repo.Git("checkout", "-q", "main")
+	h.repo.Git("merge", "-q", "--no-ff", "-m", "Merge agent/users", "agent/users")
 	payload := pullRequestEvent(t, "closed", pr)
 	setPath(payload, "pull_request.merged", true)
 
-	if res := h.run("pull_request", payload); res.code != ExitClosed {
-		t.Fatalf("exit = %d, want %d\n%s", res.code, ExitClosed, res.stdout)
+	if res := h.run("pull_request", payload); res.code != cli.ExitClosed {
+		t.Fatalf("exit = %d, want %d\n%s", res.code, cli.ExitClosed, res.stdout)
 	}
 	if refs := h.srv.Tags(); len(refs) != 0 {
 		t.Errorf("refs = %v, want the S-4 checkpoint deleted", refs)
