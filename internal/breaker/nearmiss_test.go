@@ -3,10 +3,10 @@ package breaker
 import (
 	"bufio"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // TestNearMisses_Table runs the messages of testdata/nearmiss.txt through
@@ -14,16 +14,14 @@ import (
 // breaker says it did not read.
 func TestNearMisses_Table(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is the oracle for trailers and is not installed")
-	}
+	repo := gitrepo.Init(t) // git is the oracle for trailers
 	f, err := os.Open("testdata/nearmiss.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	rows, repo := 0, t.TempDir()
+	rows := 0
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -67,26 +65,12 @@ func TestNearMisses_Table(t *testing.T) {
 // gitTrailers are the trailers git reads from msg as the adapter reads
 // them: the message committed in repo, read back with git log's
 // %(trailers:only,unfold).
-func gitTrailers(t *testing.T, repo, msg string) []Trailer {
+func gitTrailers(t *testing.T, repo *gitrepo.Repo, msg string) []Trailer {
 	t.Helper()
-	git := func(stdin string, args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Stdin = strings.NewReader(stdin)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	if _, err := os.Stat(filepath.Join(repo, ".git")); err != nil {
-		git("", "init", "-q")
-	}
-	tree := git("", "hash-object", "-t", "tree", "-w", "--stdin")
-	commit := git(msg, "commit-tree", tree, "-F", "-")
+	tree := repo.GitIn("", "hash-object", "-t", "tree", "-w", "--stdin")
+	commit := repo.GitIn(msg, "commit-tree", tree, "-F", "-")
 	var tr []Trailer
-	for _, line := range strings.Split(git("", "log", "-1", "--format=%(trailers:only,unfold)", commit), "\n") {
+	for _, line := range strings.Split(repo.Git("log", "-1", "--format=%(trailers:only,unfold)", commit), "\n") {
 		if k, v, ok := strings.Cut(line, ":"); ok {
 			tr = append(tr, Trailer{Key: k, Value: strings.TrimSpace(v)})
 		}

@@ -12,9 +12,8 @@ import (
 // notes with the reason; git itself parses the messages (real commits).
 func TestLoad_NearMissTrailersAreNamed(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	g := &scenarioGit{t: t, dir: dir}
-	g.run("init", "-q", "-b", "main")
+	g := newScenarioGit(t)
+	dir := g.dir
 	g.run("commit", "-q", "--allow-empty", "-m", "Initial commit")
 	g.run("checkout", "-q", "-b", "agent/S-1")
 	msgs := map[string]string{

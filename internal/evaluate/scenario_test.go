@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
@@ -64,9 +64,8 @@ func TestScenarios(t *testing.T) {
 }
 
 func runScenario(t *testing.T, ar *txtar.Archive) []byte {
-	dir := t.TempDir()
-	g := &scenarioGit{t: t, dir: dir}
-	g.run("init", "-q", "-b", "main")
+	g := newScenarioGit(t)
+	dir := g.dir
 	var opts Options
 	for _, f := range ar.Files {
 		if strings.HasPrefix(f.Name, ".greenlight/") {
@@ -157,45 +156,38 @@ func subsetDiff(at string, want, got any) []string {
 
 // scenarioGit drives git with fixed identities and dates.
 type scenarioGit struct {
-	t    *testing.T
-	dir  string
-	tick int
+	*gitrepo.Repo
+	t   *testing.T
+	dir string
+}
+
+// newScenarioGit is an empty repository on main, on the shop's clock.
+func newScenarioGit(t *testing.T) *scenarioGit {
+	r := gitrepo.Init(t)
+	r.Dates = gitrepo.ShopDates
+	return &scenarioGit{Repo: r, t: t, dir: r.Dir}
 }
 
 func (g *scenarioGit) run(args ...string) {
 	g.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = g.dir
-	date := fmt.Sprintf("2026-02-18T09:%02d:00Z", g.tick%60)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+g.dir,
-		"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com", "GIT_AUTHOR_DATE="+date,
-		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_COMMITTER_DATE="+date)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		g.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
+	g.Git(args...)
 }
 
 func (g *scenarioGit) write(name, body string) {
 	g.t.Helper()
-	p := filepath.Join(g.dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		g.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		g.t.Fatal(err)
-	}
+	g.Write(name, body)
 }
 
 // commit commits msg, changing the files its "files:" line names.
 func (g *scenarioGit) commit(msg string) {
 	g.t.Helper()
-	g.tick++
-	files := []string{fmt.Sprintf("src/change%d.go", g.tick)}
+	g.Tick++
+	files := []string{fmt.Sprintf("src/change%d.go", g.Tick)}
 	if first, rest, ok := strings.Cut(msg, "\n"); ok && strings.HasPrefix(first, "files:") {
 		files, msg = strings.Fields(strings.TrimPrefix(first, "files:")), strings.TrimLeft(rest, "\n")
 	}
 	for _, f := range files {
-		g.write(f, fmt.Sprintf("package x // change %d\n", g.tick))
+		g.write(f, fmt.Sprintf("package x // change %d\n", g.Tick))
 		g.run("add", f)
 	}
 	g.write(".git/SCENARIO_MSG", msg)

@@ -45,13 +45,16 @@ func Init(t testing.TB) *Repo {
 // Open is a Repo over dir as it is (a clone a test makes there, say).
 func Open(t testing.TB, dir string) *Repo { return &Repo{t: t, Dir: dir} }
 
+// ShopDates is the shop's clock: a minute a commit from 2026-02-18 09:00.
+func ShopDates(tick int) string { return fmt.Sprintf("2026-02-18T09:%02d:00Z", tick%60) }
+
 // Shop is the repository the command's and the Action's end-to-end tests
 // start from: a README and a users service on main, a minute a commit
 // from 2026-02-18 09:00 (their golden files name these commits).
 func Shop(t testing.TB) *Repo {
 	t.Helper()
 	r := Init(t)
-	r.Dates = func(tick int) string { return fmt.Sprintf("2026-02-18T09:%02d:00Z", tick%60) }
+	r.Dates = ShopDates
 	r.CommitFiles("Initial commit", map[string]string{"README.md": "shop\n", "internal/users/service.go": "package users\n"})
 	return r
 }
@@ -125,8 +128,15 @@ func (r *Repo) date() string {
 // returns its output, trimmed; a failure ends the test.
 func (r *Repo) Git(args ...string) string {
 	r.t.Helper()
+	return r.GitIn("", args...)
+}
+
+// GitIn is Git with stdin: a message to commit-tree, a stream to
+// fast-import.
+func (r *Repo) GitIn(stdin string, args ...string) string {
+	r.t.Helper()
 	cmd := exec.Command("git", args...)
-	cmd.Dir = r.Dir
+	cmd.Dir, cmd.Stdin = r.Dir, strings.NewReader(stdin)
 	date := r.date()
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com", "GIT_AUTHOR_DATE="+date,
 		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_COMMITTER_DATE="+date,
@@ -159,19 +169,26 @@ func (r *Repo) Commit(message string, trailers ...string) string {
 	return r.Git("rev-parse", "HEAD")
 }
 
+// Write writes body to the file name (slash-separated, in the work tree),
+// making its directories; it commits nothing.
+func (r *Repo) Write(name, body string) {
+	r.t.Helper()
+	p := filepath.Join(r.Dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
 // CommitFiles writes files (path → content) and commits them with
 // message, a tick after the commit before; it returns the commit's id.
 func (r *Repo) CommitFiles(message string, files map[string]string) string {
 	r.t.Helper()
 	r.Tick++
 	for name, body := range files {
-		p := filepath.Join(r.Dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
+		r.Write(name, body)
 		r.Git("add", name)
 	}
 	r.Git("commit", "-q", "--allow-empty", "-m", message)
