@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/demo"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
@@ -52,12 +53,12 @@ func runDemo(ctx context.Context, env *Env, args []string) int {
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	if err := buildDemoRepo(dir); err != nil {
+	if err := demo.Build(dir); err != nil {
 		fmt.Fprintf(env.Stderr, "breaker demo: %v\n", err)
 		return ExitError
 	}
 	snap, err := evaluate.Load(ctx, evaluate.Options{
-		RepoDir: dir, Head: demoBranch, Base: "master", Results: []string{"go-test.json"},
+		RepoDir: dir, Head: demo.Branch, Base: "master", Results: []string{"go-test.json"},
 		Policy: breaker.DefaultPolicy(),
 		// CI observes the head an hour after the first commit: a fixed
 		// time, so the demo prints the same report every time.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -150,7 +149,7 @@ func newWindowFlags(cmd string) (*windowFlags, *flag.FlagSet) {
 func (f *windowFlags) open(env *Env, fs *flag.FlagSet) (o replay.Options, client *ghapi.Client, code int, ok bool) {
 	owner, name, found := strings.Cut(*f.repo, "/")
 	now := time.Now().UTC()
-	from, err := parseSince(*f.since, now)
+	from, err := replay.ParseSince(*f.since, now)
 	switch {
 	case fs.NArg() > 0:
 		return o, nil, usageError(env, f.cmd, fmt.Sprintf("unexpected argument %q", fs.Arg(0))), false
@@ -268,28 +267,6 @@ func runStats(ctx context.Context, env *Env, args []string) int {
 	return f.print(env, st, replay.StatsMarkdown(st), st.Cut)
 }
 
-// parseSince reads --since: a duration back from now (30d, 2w, 72h) or a
-// date (2026-10-01).
-func parseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t.UTC(), nil
-	}
-	if n := len(s); n > 1 && (s[n-1] == 'd' || s[n-1] == 'w') {
-		if k, err := strconv.Atoi(s[:n-1]); err == nil && k > 0 && k <= 3660 {
-			days := k
-			if s[n-1] == 'w' {
-				days *= 7
-			}
-			return now.AddDate(0, 0, -days), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("--since %q: want a duration (30d, 2w, 72h) or a date (2026-10-01)", s)
-}
-
 func list(s string) []string {
 	var out []string
 	for _, x := range strings.Split(s, ",") {
@@ -309,25 +286,5 @@ func progressTo(env *Env, cmd string) func(replay.Progress) {
 			tty = true
 		}
 	}
-	return progressPrinter(env.Stderr, tty, cmd)
-}
-
-// progressPrinter draws progress on w: on a terminal a bar redrawn in
-// place (a line when a phase ends), else each step's line once.
-func progressPrinter(w io.Writer, tty bool, cmd string) func(replay.Progress) {
-	last := ""
-	return func(p replay.Progress) {
-		switch {
-		case tty && p.Total > 0:
-			const width = 30
-			done := min(max(p.Done, 0)*width/p.Total, width)
-			fmt.Fprintf(w, "\r%-8s [%s%s] %d/%d ", p.Phase, strings.Repeat("#", done), strings.Repeat(".", width-done), p.Done, p.Total)
-			if p.Done >= p.Total {
-				fmt.Fprintln(w)
-			}
-		case p.Line != "" && p.Line != last:
-			fmt.Fprintf(w, "breaker %s: %s: %s\n", cmd, p.Phase, report.SafeLine(p.Line))
-			last = p.Line
-		}
-	}
+	return replay.ProgressPrinter(env.Stderr, tty, cmd)
 }

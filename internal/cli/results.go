@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/report"
@@ -67,15 +63,15 @@ func runResults(_ context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "breaker results: name at least one result FILE or GLOB, or - for standard input; run 'breaker results --help' for usage")
 		return ExitUsage
 	}
-	rep, err := readResults(*wsDir, files, env.Stdin)
+	rep, err := workspace.ReadNamed(*wsDir, files, env.Stdin)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker results: %s\n", report.EscapeControls(err.Error()))
 		return ExitError
 	}
 	if *format == "json" {
-		err = writeResultsJSON(env.Stdout, rep)
+		err = report.WriteResultsJSON(env.Stdout, rep)
 	} else {
-		err = writeResultsText(env.Stdout, rep)
+		err = report.WriteResultsText(env.Stdout, rep)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "breaker results: writing: %v\n", err)
@@ -114,152 +110,4 @@ func unreadResults(files []testresult.File) error {
 		}
 	}
 	return malformedResults(files)
-}
-
-// readResults reads the result files globs name inside the workspace dir,
-// and standard input for "-".
-func readResults(dir string, globs []string, stdin io.Reader) (testresult.Report, error) {
-	var named []string
-	fromStdin := false
-	for _, g := range globs {
-		if g == "-" {
-			fromStdin = true
-			continue
-		}
-		named = append(named, g)
-	}
-	var rep testresult.Report
-	if len(named) > 0 {
-		ws, err := workspace.Open(dir)
-		if err != nil {
-			return testresult.Report{}, err
-		}
-		defer ws.Close()
-		ws.AllowNamedFilesAnywhere()
-		if rep, err = ws.Results(named); err != nil {
-			return rep, err
-		}
-	}
-	if !fromStdin {
-		return rep, nil
-	}
-	f := testresult.File{Path: "-"}
-	lr := &io.LimitedReader{R: stdin, N: workspace.DefaultLimits.MaxFileBytes + 1}
-	f.Result, f.Err = testresult.Parse(lr, testresult.FormatAuto)
-	switch {
-	case lr.N == 0:
-		f.Result, f.Err = nil, fmt.Errorf("-: standard input is over the %s cap", workspace.Size(workspace.DefaultLimits.MaxFileBytes))
-	case f.Err != nil:
-		f.Result, f.Err = nil, fmt.Errorf("-: %w", f.Err)
-	}
-	return testresult.Merge(append(rep.Files, f), globs), nil
-}
-
-// fileFormat is the format a file was read as, also when it failed.
-func fileFormat(f testresult.File) string {
-	if f.Result != nil {
-		return string(f.Result.Format)
-	}
-	var pe *testresult.ParseError
-	if errors.As(f.Err, &pe) {
-		return string(pe.Format)
-	}
-	return ""
-}
-
-type resultsJSON struct {
-	Files  []fileJSON        `json:"files"`
-	Counts testresult.Counts `json:"counts"`
-	Tests  []testJSON        `json:"tests"`
-	Infra  *string           `json:"infra"`
-}
-
-type fileJSON struct {
-	Path     string   `json:"path"`
-	Format   *string  `json:"format"`
-	Error    *string  `json:"error"`
-	Warnings []string `json:"warnings"`
-}
-
-type testJSON struct {
-	Name    string    `json:"name"`
-	Status  string    `json:"status"`
-	Message *string   `json:"message"`
-	Output  *string   `json:"output"`
-	File    *string   `json:"file"`
-	Line    *int      `json:"line"`
-	Flaky   bool      `json:"flaky"`
-	Runs    []runJSON `json:"runs"`
-}
-
-type runJSON struct {
-	Status  string  `json:"status"`
-	Message *string `json:"message"`
-	Output  *string `json:"output"`
-}
-
-// writeResultsJSON writes the report as indented JSON, a test at a time:
-// the document is the one json.MarshalIndent gives, without ever holding
-// every test's JSON at once (200,000 tests held their copy, the marshalled
-// text and the defused text: five times the parse's memory; issue 35).
-func writeResultsJSON(w io.Writer, rep testresult.Report) error {
-	out := resultsJSON{Files: []fileJSON{}, Counts: rep.Counts(), Tests: []testJSON{}}
-	for _, f := range rep.Files {
-		fj := fileJSON{Path: f.Path, Format: optional(fileFormat(f)), Warnings: []string{}}
-		if f.Err != nil {
-			fj.Error = optional(f.Err.Error())
-		} else {
-			fj.Warnings = append(fj.Warnings, f.Result.Warnings...)
-		}
-		out.Files = append(out.Files, fj)
-	}
-	out.Infra = optional(rep.Infra)
-	data, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	doc := string(data) + "\n"
-	const empty = "\n  \"tests\": [],\n" // a key at the top level: no string holds it unescaped
-	at := strings.Index(doc, empty)
-	if len(rep.Tests) == 0 || at < 0 {
-		_, err = io.WriteString(w, report.DefuseCommands(doc))
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	// Every piece ends at a line's end: DefuseCommands works a line at a
-	// time, so defusing the pieces is defusing the document.
-	bw.WriteString(report.DefuseCommands(doc[:at] + "\n  \"tests\": [\n"))
-	for i, t := range rep.Tests {
-		data, err := json.MarshalIndent(testOf(t), "    ", "  ")
-		if err != nil {
-			return err
-		}
-		end := ",\n"
-		if i == len(rep.Tests)-1 {
-			end = "\n"
-		}
-		bw.WriteString(report.DefuseCommands("    " + string(data) + end))
-	}
-	bw.WriteString(report.DefuseCommands("  ],\n" + doc[at+len(empty):]))
-	return bw.Flush()
-}
-
-// testOf is one test as the JSON report writes it.
-func testOf(t testresult.Test) testJSON {
-	tj := testJSON{Name: t.FullName(), Status: string(t.Status), Message: optional(t.Message), Output: optional(t.Output),
-		File: optional(t.File), Flaky: t.Flaky, Runs: []runJSON{}}
-	if t.Line > 0 {
-		tj.Line = &t.Line
-	}
-	for _, r := range t.Runs {
-		tj.Runs = append(tj.Runs, runJSON{Status: string(r.Status), Message: optional(r.Message), Output: optional(r.Output)})
-	}
-	return tj
-}
-
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

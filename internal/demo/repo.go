@@ -1,4 +1,7 @@
-package cli
+// Package demo builds the repository `breaker demo` judges: an agent
+// stuck on one test over four attempts, in a temporary directory, made
+// with go-git (the breaker starts no process).
+package demo
 
 import (
 	"fmt"
@@ -86,12 +89,12 @@ const demoResults = `{"Action":"start","Package":"example.com/shop/internal/user
 {"Action":"fail","Package":"example.com/shop/internal/users","Elapsed":0.02}
 `
 
-// demoBranch is the agent branch of the demo repository.
-const demoBranch = "agent/S-3-duplicate-email"
+// Branch is the agent branch of the demo repository.
+const Branch = "agent/S-3-duplicate-email"
 
-// buildDemoRepo writes the demo repository into dir (which must exist and be
+// Build writes the demo repository into dir (which must exist and be
 // empty) with fixed dates, so its SHAs and report are the same on every run.
-func buildDemoRepo(dir string) error {
+func Build(dir string) error {
 	repo, err := git.PlainInit(dir, false)
 	if err != nil {
 		return fmt.Errorf("init demo repository: %w", err)
@@ -104,7 +107,7 @@ func buildDemoRepo(dir string) error {
 	if err := demoCommit(dir, wt, demoBase, when); err != nil {
 		return err
 	}
-	if err := wt.Checkout(&git.CheckoutOptions{Branch: plumbing.NewBranchReferenceName(demoBranch), Create: true}); err != nil {
+	if err := wt.Checkout(&git.CheckoutOptions{Branch: plumbing.NewBranchReferenceName(Branch), Create: true}); err != nil {
 		return fmt.Errorf("create demo branch: %w", err)
 	}
 	for i, step := range demoAttempts {
