@@ -95,14 +95,14 @@ func TestInit_EachRunnerWritesWorkflowsThatPassTheRules(t *testing.T) {
 					}
 					src := string(data)
 					all.WriteString(src)
-					problems, err := unsafeJobs(src)
+					problems, err := setup.UnsafeJobs(src)
 					if err != nil {
 						t.Fatalf("%s: %v", filepath.Base(f), err)
 					}
 					for _, p := range problems {
 						t.Errorf("%s: %s", filepath.Base(f), p)
 					}
-					for _, u := range unpinnedActions(strings.ReplaceAll(src, initAction, "./breaker")) {
+					for _, u := range setup.UnpinnedActions(strings.ReplaceAll(src, initAction, "./breaker")) {
 						t.Errorf("%s: %s is not pinned by SHA with its version", filepath.Base(f), u)
 					}
 					if !strings.Contains(out, "wrote .github/workflows/"+filepath.Base(f)) {

@@ -74,6 +74,9 @@ func TestPins_EveryShownActionIsTheTablesPin(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".go") {
+				continue // docs/'s own tests, which show unpinned lines on purpose
+			}
 			files = append(files, dir+"/"+e.Name())
 		}
 	}
