@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // epoch is the date of the first commit of every test repository.
@@ -90,11 +92,7 @@ func (h *history) build() map[string]string {
 	h.t.Helper()
 	h.stream.WriteString("reset refs/builder/scratch\nfrom 0000000000000000000000000000000000000000\n\n")
 	marksFile := filepath.Join(h.dir, ".git", "test-marks")
-	cmd := exec.Command("git", "fast-import", "--quiet", "--export-marks="+marksFile)
-	cmd.Dir, cmd.Stdin = h.dir, &h.stream
-	if out, err := cmd.CombinedOutput(); err != nil {
-		h.t.Fatalf("git fast-import: %v\n%s", err, out)
-	}
+	gitrepo.Open(h.t, h.dir).GitIn(h.stream.String(), "fast-import", "--quiet", "--export-marks="+marksFile)
 	data, err := os.ReadFile(marksFile)
 	if err != nil {
 		h.t.Fatal(err)
@@ -116,16 +114,7 @@ func (h *history) git(args ...string) string {
 
 func runGit(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(cmd.Environ(),
-		"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
-		"GIT_COMMITTER_NAME=CI", "GIT_COMMITTER_EMAIL=ci@example.com",
-		"GIT_AUTHOR_DATE=2024-05-01T09:00:00Z", "GIT_COMMITTER_DATE=2024-05-01T09:00:00Z",
-		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	r := gitrepo.Open(t, dir)
+	r.Dates = func(int) string { return "2024-05-01T09:00:00Z" }
+	return r.Git(args...)
 }

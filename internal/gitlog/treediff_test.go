@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os/exec"
 	"runtime"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // TestRepo_Log_filesMatchGit compares the changed paths of every commit of
@@ -172,25 +172,14 @@ func TestRepo_Log_RenameLimit(t *testing.T) {
 // 10^levels paths: one blob, and each level ten entries of the level below.
 func pathBomb(t testing.TB, h *history, levels int) string {
 	t.Helper()
-	cmd := exec.Command("git", "hash-object", "-w", "--stdin")
-	cmd.Dir, cmd.Stdin = h.dir, strings.NewReader("x\n")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	entry, mode, kind := strings.TrimSpace(string(out)), "100644", "blob"
+	repo := gitrepo.Open(t, h.dir)
+	entry, mode, kind := repo.GitIn("x\n", "hash-object", "-w", "--stdin"), "100644", "blob"
 	for range levels {
 		var b strings.Builder
 		for i := range 10 {
 			fmt.Fprintf(&b, "%s %s %s\tn%d\n", mode, kind, entry, i)
 		}
-		cmd := exec.Command("git", "mktree")
-		cmd.Dir, cmd.Stdin = h.dir, strings.NewReader(b.String())
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		entry, mode, kind = strings.TrimSpace(string(out)), "040000", "tree"
+		entry, mode, kind = repo.GitIn(b.String(), "mktree"), "040000", "tree"
 	}
 	return h.git("commit-tree", entry, "-p", "main", "-m", "bomb\n\nGreenlight-Slice: S-1\nGreenlight-Test: TestX")
 }

@@ -5,6 +5,7 @@
 package gitrepo
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -135,17 +136,26 @@ func (r *Repo) Git(args ...string) string {
 // fast-import.
 func (r *Repo) GitIn(stdin string, args ...string) string {
 	r.t.Helper()
+	return strings.TrimSpace(string(r.GitRaw([]byte(stdin), args...)))
+}
+
+// GitRaw is GitIn for output read as bytes: git's standard output as it
+// wrote it (git log -z), its standard error in the failure's message.
+func (r *Repo) GitRaw(stdin []byte, args ...string) []byte {
+	r.t.Helper()
 	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Stdin = r.Dir, strings.NewReader(stdin)
+	cmd.Dir, cmd.Stdin = r.Dir, bytes.NewReader(stdin)
 	date := r.date()
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com", "GIT_AUTHOR_DATE="+date,
 		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_COMMITTER_DATE="+date,
-		"GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir)
-	out, err := cmd.CombinedOutput()
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "HOME="+r.Dir, "LC_ALL=C")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
-	return strings.TrimSpace(string(out))
+	return out
 }
 
 // Commit commits a new file with message (trailers after a blank line)
@@ -155,12 +165,7 @@ func (r *Repo) Commit(message string, trailers ...string) string {
 	r.Tick++
 	r.n++
 	name := fmt.Sprintf("internal/auth/fix%d.go", r.n)
-	if err := os.MkdirAll(filepath.Join(r.Dir, "internal/auth"), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.Dir, name), []byte("package auth\n"), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
+	r.Write(name, "package auth\n")
 	r.Git("add", name)
 	if len(trailers) > 0 {
 		message += "\n\n" + strings.Join(trailers, "\n")

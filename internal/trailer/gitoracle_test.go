@@ -3,10 +3,10 @@ package trailer
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // gitParse is git's own answer for each message: it commits every message
@@ -16,14 +16,9 @@ import (
 // not installed.
 func gitParse(t *testing.T, msgs []string) [][][2]string {
 	t.Helper()
-	gitBin, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not on PATH: skipping the differential test against git")
-	}
-	git := gitRunner(t, gitBin, t.TempDir())
-	git(nil, "init", "-q")
-	git(fastImportStream(msgs), "fast-import", "--quiet")
-	out := git(nil, "log", "-z", "--reverse", "--format=%(trailers:only,unfold)", "refs/heads/oracle")
+	repo := gitrepo.Init(t) // skips the differential test without git
+	repo.GitRaw(fastImportStream(msgs), "fast-import", "--quiet")
+	out := repo.GitRaw(nil, "log", "-z", "--reverse", "--format=%(trailers:only,unfold)", "refs/heads/oracle")
 	records := strings.Split(string(out), "\x00")
 	if len(records) > 0 && records[len(records)-1] == "" {
 		records = records[:len(records)-1]
@@ -36,30 +31,6 @@ func gitParse(t *testing.T, msgs []string) [][][2]string {
 		got[i] = parseGitOutput(t, r)
 	}
 	return got
-}
-
-// gitRunner returns a function that runs git in dir, isolated from the
-// user's and the system's configuration, and fails the test on any error.
-func gitRunner(t *testing.T, gitBin, dir string) func(stdin []byte, args ...string) []byte {
-	return func(stdin []byte, args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(gitBin, append([]string{"-C", dir}, args...)...)
-		cmd.Env = []string{
-			"PATH=" + os.Getenv("PATH"),
-			"HOME=" + dir,
-			"GIT_CONFIG_NOSYSTEM=1",
-			"GIT_CONFIG_GLOBAL=" + os.DevNull,
-			"LC_ALL=C",
-		}
-		cmd.Stdin = bytes.NewReader(stdin)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-		}
-		return out
-	}
 }
 
 // fastImportStream is a fast-import stream of one commit per message, each on

@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
 // realFiles builds a small repository with git (three commits, a merge,
@@ -22,19 +24,9 @@ func realFiles(f *testing.F) (idx, graph []byte, commits [][]byte) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, nil, nil
 	}
-	dir := f.TempDir()
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
-			"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com",
-			"GIT_AUTHOR_DATE=1714554000 +0000", "GIT_COMMITTER_DATE=1714554000 +0000")
-		out, err := cmd.Output()
-		if err != nil {
-			f.Fatalf("git %v: %v", args, err)
-		}
-		return string(bytes.TrimSpace(out))
-	}
+	repo := gitrepo.Open(f, f.TempDir())
+	repo.Dates = func(int) string { return "1714554000 +0000" }
+	dir, git := repo.Dir, repo.Git
 	git("init", "-q", "-b", "main")
 	git("commit", "-q", "--allow-empty", "-m", "one")
 	git("checkout", "-q", "-b", "side")
