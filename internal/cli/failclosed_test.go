@@ -39,6 +39,8 @@ func TestCLI_TyposFailClosedNamingTheFix(t *testing.T) {
 			[]string{"truncated.json: line 2", "truncated", "re-run the tests"}},
 		{"a format it does not know", []string{"results", filepath.Join(r.dir, "notes.txt")}, ExitError,
 			[]string{"notes.txt", "JUnit XML", "go test -json", "TAP", "NUnit", "xUnit.net", "TRX"}},
+		{"a bmad threshold out of range", []string{"evaluate", "--repo", r.dir, "--base", "main", "--results", "junit.xml", "--policy", "bmad", "--threshold", "0"}, ExitUsage,
+			[]string{"--threshold", "3–10 is recommended"}},
 		{"a base the clone does not hold", []string{"evaluate", "--repo", r.dir, "--base", "nosuch", "--results", "junit.xml"}, ExitError,
 			[]string{`"nosuch"`, "fetch-depth: 0"}},
 	}

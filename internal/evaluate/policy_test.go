@@ -1,4 +1,4 @@
-package cli
+package evaluate
 
 import (
 	"encoding/json"
@@ -11,8 +11,12 @@ import (
 	"time"
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
+
+// The seeds' other breakers (PRP, BMAD, Liza) judging the same evidence as
+// `breaker evaluate --policy` does (judge_test.go).
 
 // push is one pushed head of a policy scenario: each test's status, and
 // the error a failing test reports.
@@ -20,12 +24,12 @@ type push map[string]string // test → "pass", "fail", or "fail:<message>"
 
 // policyScenario builds a real repository with one commit per push, the
 // ledger entries CI kept for every push but the last, and the last push's
-// results, then runs breaker evaluate --ledger ... --policy with extra flags.
-// It returns the JSON report, the exit code and the text of stderr.
-func policyScenario(t *testing.T, pushes []push, files map[string]string, extra ...string) (map[string]any, int, string) {
+// results, and judges it with the policy tuned by tune. It returns the
+// JSON report decoded, or Load's error.
+func policyScenario(t *testing.T, pushes []push, files map[string]string, policy string, tune func(*Options)) (map[string]any, error) {
 	t.Helper()
-	r := newTestRepo(t)
-	r.git("checkout", "-q", "-b", "agent/fix")
+	r := gitrepo.Shop(t)
+	r.Git("checkout", "-q", "-b", "agent/fix")
 	t0 := time.Date(2026, 2, 18, 9, 0, 0, 0, time.UTC)
 	var entries []ledger.Entry
 	for i, p := range pushes {
@@ -35,9 +39,9 @@ func policyScenario(t *testing.T, pushes []push, files map[string]string, extra 
 				commitFiles[k] = v
 			}
 		}
-		head := r.commit(fmt.Sprintf("Fix the login, take %d", i+1), commitFiles)
+		head := r.CommitFiles(fmt.Sprintf("Fix the login, take %d", i+1), commitFiles)
 		if i == len(pushes)-1 {
-			writeJUnit(t, filepath.Join(r.dir, "junit.xml"), p)
+			writeJUnit(t, filepath.Join(r.Dir, "junit.xml"), p)
 			break
 		}
 		e := ledger.Entry{Schema: ledger.Schema, Head: head, ObservedAt: t0.Add(time.Duration(i) * time.Minute), RunID: int64(100 + i),
@@ -55,26 +59,22 @@ func policyScenario(t *testing.T, pushes []push, files map[string]string, extra 
 		}
 		entries = append(entries, e)
 	}
-	file := filepath.Join(t.TempDir(), "entries.jsonl")
-	f, err := os.Create(file)
+	opts := judgeOpts(r.Dir, "junit.xml")
+	opts.Head = "agent/fix"
+	opts.Ledger = Ledger{Entries: entries, Source: "file"}
+	opts.Policy.Name = policy
+	if tune != nil {
+		tune(&opts)
+	}
+	_, out, err := tryJudge(opts)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	if err := ledger.WriteLines(f, entries); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	args := append([]string{"evaluate", "--repo", r.dir, "--head", "agent/fix", "--base", "main", "--results", "junit.xml",
-		"--ledger", file, "--format", "json"}, extra...)
-	out, stderr, code := runCLI(t, "", args...)
 	var rep map[string]any
-	if code == ExitUsage || code == ExitError {
-		return nil, code, stderr
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("decode report: %v\n%s", err, out)
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("not JSON (%v):\n%s\n%s", err, out, stderr)
-	}
-	return rep, code, stderr
+	return rep, nil
 }
 
 func status(s string) (breaker.TestStatus, string) {
@@ -108,7 +108,9 @@ func writeJUnit(t *testing.T, path string, p push) {
 		fmt.Fprintf(&b, `<testcase classname="auth" name=%q><failure message=%q>x</failure></testcase>`, name, msg)
 	}
 	b.WriteString(`</testsuite>`)
-	writeFile(t, path, b.String())
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // get reads a dotted path of the JSON report.
@@ -131,34 +133,37 @@ func TestPolicy_PRP(t *testing.T) {
 	tests := []struct {
 		name   string
 		pushes []push
-		code   int
+		open   bool
 		state  string
 		reason any
 	}{
 		// push 1: no progress (1); push 2: no progress (2) → HALF_OPEN, exit 0.
-		{"HALF_OPEN after 2 pushes without progress", []push{fail, fail}, ExitClosed, "HALF_OPEN", nil},
+		{"HALF_OPEN after 2 pushes without progress", []push{fail, fail}, false, "HALF_OPEN", nil},
 		// push 3: still none → OPEN at GREEN's threshold.
-		{"OPEN at the GREEN threshold", []push{fail, fail, fail}, ExitTripped, "OPEN", "no_progress"},
+		{"OPEN at the GREEN threshold", []push{fail, fail, fail}, true, "OPEN", "no_progress"},
 		// HALF_OPEN, then TestLogin passes → CLOSED.
-		{"back to CLOSED on progress", []push{fail, fail, {"TestLogin": "pass", "TestLogout": "pass"}}, ExitClosed, "CLOSED", nil},
+		{"back to CLOSED on progress", []push{fail, fail, {"TestLogin": "pass", "TestLogout": "pass"}}, false, "CLOSED", nil},
 		// Progress every push (a new passing test), the same error each time → OPEN at 3.
 		{"OPEN on 3 identical errors", []push{fail, other, {"TestLogin": "fail:want 200, got 503", "TestLogout": "pass", "TestNew": "pass", "TestMore": "pass"}},
-			ExitTripped, "OPEN", "same_error"},
+			true, "OPEN", "same_error"},
 		// One test fixed per push while the rest fail with one identical
 		// error: the same error (seed 002 hashes the error, not the tests).
 		{"OPEN on the same error across fewer tests", []push{
 			{"TestA": "fail:dial tcp: connection refused", "TestB": "fail:dial tcp: connection refused", "TestC": "fail:dial tcp: connection refused"},
 			{"TestA": "pass", "TestB": "fail:dial tcp: connection refused", "TestC": "fail:dial tcp: connection refused"},
 			{"TestA": "pass", "TestB": "pass", "TestC": "fail:dial tcp: connection refused"},
-		}, ExitTripped, "OPEN", "same_error"},
+		}, true, "OPEN", "same_error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rep, code, stderr := policyScenario(t, tt.pushes, nil, "--policy", "prp")
-			if code != tt.code || rep["state"] != tt.state || rep["trip_reason"] != tt.reason || rep["policy_state"] != tt.state || rep["policy"] != "prp" {
-				t.Fatalf("exit %d state %v policy_state %v reason %v; want %d %s %v\n%s\n%v", code, rep["state"], rep["policy_state"], rep["trip_reason"],
-					tt.code, tt.state, tt.reason, stderr, get(rep, "policy_detail"))
+			rep, err := policyScenario(t, tt.pushes, nil, "prp", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (rep["state"] == "OPEN") != tt.open || rep["state"] != tt.state || rep["trip_reason"] != tt.reason || rep["policy_state"] != tt.state || rep["policy"] != "prp" {
+				t.Fatalf("state %v policy_state %v reason %v; want %s %v\n%v", rep["state"], rep["policy_state"], rep["trip_reason"],
+					tt.state, tt.reason, get(rep, "policy_detail"))
 			}
 			if get(rep, "policy_detail.phase") != "GREEN" || get(rep, "policy_detail.thresholds.no_progress") != 2.0 {
 				t.Errorf("prp = %v", get(rep, "policy_detail"))
@@ -172,30 +177,33 @@ func TestPolicy_BMAD(t *testing.T) {
 	fail := push{"TestLogin": "fail", "TestLogout": "pass"}
 	fixed := push{"TestLogin": "pass", "TestLogout": "pass"}
 	tests := []struct {
-		name   string
-		pushes []push
-		extra  []string
-		code   int
-		status string
+		name      string
+		pushes    []push
+		threshold int // 0: the default
+		open      bool
+		status    string
 	}{
-		{"4 failed pushes: not yet", []push{fail, fail, fail, fail}, nil, ExitClosed, "HEALTHY"},
-		{"5 failed pushes trigger", []push{fail, fail, fail, fail, fail}, nil, ExitTripped, "TRIGGERED"},
-		{"a success resets the count", []push{fail, fail, fail, fail, fixed, {"TestLogin": "pass", "TestLogout": "fail"}}, nil, ExitClosed, "HEALTHY"},
-		{"--threshold 3", []push{fail, fail, fail}, []string{"--threshold", "3"}, ExitTripped, "TRIGGERED"},
-		{"everything passes: COMPLETE", []push{fail, fixed}, nil, ExitClosed, "COMPLETE"},
+		{"4 failed pushes: not yet", []push{fail, fail, fail, fail}, 0, false, "HEALTHY"},
+		{"5 failed pushes trigger", []push{fail, fail, fail, fail, fail}, 0, true, "TRIGGERED"},
+		{"a success resets the count", []push{fail, fail, fail, fail, fixed, {"TestLogin": "pass", "TestLogout": "fail"}}, 0, false, "HEALTHY"},
+		{"threshold 3", []push{fail, fail, fail}, 3, true, "TRIGGERED"},
+		{"everything passes: COMPLETE", []push{fail, fixed}, 0, false, "COMPLETE"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rep, code, stderr := policyScenario(t, tt.pushes, nil, append([]string{"--policy", "bmad"}, tt.extra...)...)
-			if code != tt.code || rep["policy_state"] != tt.status || get(rep, "policy_detail.status") != tt.status {
-				t.Fatalf("exit %d, policy_state %v; want %d %s\n%s\n%v", code, rep["policy_state"], tt.code, tt.status, stderr, get(rep, "policy_detail"))
+			rep, err := policyScenario(t, tt.pushes, nil, "bmad", func(o *Options) {
+				if tt.threshold > 0 {
+					o.Threshold = tt.threshold
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (rep["state"] == "OPEN") != tt.open || rep["policy_state"] != tt.status || get(rep, "policy_detail.status") != tt.status {
+				t.Fatalf("state %v, policy_state %v; want open %v, %s\n%v", rep["state"], rep["policy_state"], tt.open, tt.status, get(rep, "policy_detail"))
 			}
 		})
-	}
-	_, code, stderr := policyScenario(t, []push{fail}, nil, "--policy", "bmad", "--threshold", "0")
-	if code != ExitUsage || !strings.Contains(stderr, "3–10 is recommended") {
-		t.Errorf("--threshold 0: exit %d, %q; want 2 with the seed's recommendation", code, stderr)
 	}
 }
 
@@ -242,18 +250,18 @@ func TestPolicy_Liza(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rep, code, stderr := policyScenario(t, tt.pushes, map[string]string{".liza/state.yaml": tt.state}, "--policy", "liza")
-			want := ExitClosed
-			if tt.pattern != "" {
-				want = ExitTripped
+			rep, err := policyScenario(t, tt.pushes, map[string]string{".liza/state.yaml": tt.state}, "liza", nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if code != want || (tt.pattern != "" && (get(rep, "policy_detail.pattern") != tt.pattern || get(rep, "policy_detail.severity") != tt.severity)) {
-				t.Fatalf("exit %d, liza %v; want %d, %s %s\n%s", code, get(rep, "policy_detail"), want, tt.pattern, tt.severity, stderr)
+			want := tt.pattern != ""
+			if (rep["state"] == "OPEN") != want || (tt.pattern != "" && (get(rep, "policy_detail.pattern") != tt.pattern || get(rep, "policy_detail.severity") != tt.severity)) {
+				t.Fatalf("state %v, liza %v; want open %v, %s %s", rep["state"], get(rep, "policy_detail"), want, tt.pattern, tt.severity)
 			}
 		})
 	}
-	_, code, stderr := policyScenario(t, []push{green}, map[string]string{".liza/state.yaml": "anomalies: [oops"}, "--policy", "liza")
-	if code != ExitError || !strings.Contains(stderr, ".liza/state.yaml") {
-		t.Errorf("malformed state.yaml: exit %d, %q; want 1 naming the file", code, stderr)
+	_, err := policyScenario(t, []push{green}, map[string]string{".liza/state.yaml": "anomalies: [oops"}, "liza", nil)
+	if err == nil || !strings.Contains(err.Error(), ".liza/state.yaml") {
+		t.Errorf("malformed state.yaml: %v; want an error naming the file", err)
 	}
 }

@@ -1,19 +1,22 @@
-package cli
+package evaluate
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/greenlight-ci/breaker/internal/gitrepo"
 )
 
-// The scope lock through the real `breaker evaluate`: a real repository, a
-// slice graph at .greenlight/GRAPH.json (testdata/scope/ or the Greenlight
-// fixture) and the JSON report. Every branch below is
+// The scope lock as `breaker evaluate` judges it (judge_test.go): a real
+// repository, a slice graph at .greenlight/GRAPH.json (testdata/scope/ or
+// the Greenlight fixture) and the JSON report. Every branch below is
 //
 //	main: I ── G(graph) ── agent/S-n: A1 [── A2 ...]
 //
@@ -71,13 +74,13 @@ func scopeFile(t *testing.T, name string) string {
 }
 
 // scopeRepo commits the graph files on main and checks out agent/<slice>.
-func scopeRepo(t *testing.T, slice string, graph map[string]string) *testRepo {
+func scopeRepo(t *testing.T, slice string, graph map[string]string) *gitrepo.Repo {
 	t.Helper()
-	r := newTestRepo(t)
+	r := gitrepo.Shop(t)
 	if len(graph) > 0 {
-		r.commit("Plan the slices", graph)
+		r.CommitFiles("Plan the slices", graph)
 	}
-	r.git("checkout", "-q", "-b", "agent/"+slice)
+	r.Git("checkout", "-q", "-b", "agent/"+slice)
 	return r
 }
 
@@ -91,14 +94,14 @@ func ourGraph(t *testing.T) map[string]string {
 }
 
 // scopeAttempt commits one attempt on testDup that writes files.
-func scopeAttempt(r *testRepo, slice string, files map[string]string, extra ...string) string {
-	r.t.Helper()
+func scopeAttempt(t *testing.T, r *gitrepo.Repo, slice string, files map[string]string, extra ...string) string {
+	t.Helper()
 	msg := fmt.Sprintf("attempt %d\n\nGreenlight-Slice: %s\nGreenlight-Test: %s\nGreenlight-Strategy: attempt %d\n",
 		r.Tick, slice, testDup, r.Tick)
 	for _, e := range extra {
 		msg += e + "\n"
 	}
-	return r.commit(msg, files)
+	return r.CommitFiles(msg, files)
 }
 
 // edits maps each path to a Go-ish body, distinct per call.
@@ -110,20 +113,16 @@ func edits(paths ...string) map[string]string {
 	return m
 }
 
-// scopeEval runs `breaker evaluate --format json` with the head's test passing.
-func scopeEval(t *testing.T, r *testRepo, extra ...string) (scopeReport, int) {
+// scopeEval judges the branch as `breaker evaluate --results junit.xml
+// [--graph graph]` does, with the head's test passing.
+func scopeEval(t *testing.T, r *gitrepo.Repo, graph string) scopeReport {
 	t.Helper()
-	r.results("junit.xml", map[string]string{testDup: "pass"})
-	args := append([]string{"evaluate", "--repo", r.dir, "--base", "main", "--format", "json", "--results", "junit.xml"}, extra...)
-	stdout, stderr, code := runCLI(t, "", args...)
-	if code != ExitClosed && code != ExitTripped {
-		t.Fatalf("breaker %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
-	}
+	r.JUnit("junit.xml", map[string]string{testDup: "pass"})
+	opts := judgeOpts(r.Dir, "junit.xml")
+	opts.Graph = graph
 	var rep scopeReport
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("decode report: %v\n%s", err, stdout)
-	}
-	return rep, code
+	judgeInto(t, opts, &rep)
+	return rep
 }
 
 // violationFiles lists the files of findings with the verdict, in order.
@@ -140,7 +139,7 @@ func violationFiles(rep scopeReport, verdict string) []string {
 func TestScope_InScopeEditsWithPassingTestDoNotCount(t *testing.T) {
 	t.Parallel()
 	r := scopeRepo(t, "S-1", ourGraph(t))
-	scopeAttempt(r, "S-1", edits(
+	scopeAttempt(t, r, "S-1", edits(
 		"internal/users/service.go",      // package
 		"internal/users/store/sql.go",    // below the package
 		"internal/users/service_test.go", // test file
@@ -148,9 +147,9 @@ func TestScope_InScopeEditsWithPassingTestDoNotCount(t *testing.T) {
 		"internal/notify/mailer.go",      // named in contract C-1's section
 	))
 
-	rep, code := scopeEval(t, r)
-	if code != ExitClosed || rep.TotalFailed != 0 {
-		t.Errorf("exit %d, total failed %d; want 0, 0", code, rep.TotalFailed)
+	rep := scopeEval(t, r, "")
+	if rep.State != "CLOSED" || rep.TotalFailed != 0 {
+		t.Errorf("state %s, total failed %d; want CLOSED, 0", rep.State, rep.TotalFailed)
 	}
 	if len(rep.ScopeViolations) != 0 {
 		t.Errorf("scope_violations = %+v, want none", rep.ScopeViolations)
@@ -166,11 +165,11 @@ func TestScope_InScopeEditsWithPassingTestDoNotCount(t *testing.T) {
 func TestScope_UnjustifiedOutOfScopeEditFailsAPassingAttempt(t *testing.T) {
 	t.Parallel()
 	r := scopeRepo(t, "S-1", ourGraph(t))
-	sha := scopeAttempt(r, "S-1", edits("internal/users/service.go", "internal/billing/invoice.go"))
+	sha := scopeAttempt(t, r, "S-1", edits("internal/users/service.go", "internal/billing/invoice.go"))
 
-	rep, code := scopeEval(t, r)
-	if code != ExitClosed || rep.TotalFailed != 1 {
-		t.Errorf("exit %d, total failed %d; want 0, 1", code, rep.TotalFailed)
+	rep := scopeEval(t, r, "")
+	if rep.State != "CLOSED" || rep.TotalFailed != 1 {
+		t.Errorf("state %s, total failed %d; want CLOSED, 1", rep.State, rep.TotalFailed)
 	}
 	want := []scopeFinding{{File: "internal/billing/invoice.go", SHA: sha, Test: testDup, Verdict: "violation"}}
 	if diff := cmp.Diff(want, rep.ScopeViolations); diff != "" {
@@ -186,11 +185,11 @@ func TestScope_ThreeOutOfScopePassesTripTheBreaker(t *testing.T) {
 	t.Parallel()
 	r := scopeRepo(t, "S-1", ourGraph(t))
 	for i := range 3 {
-		scopeAttempt(r, "S-1", map[string]string{"internal/billing/invoice.go": fmt.Sprintf("package billing // try %d\n", i)})
+		scopeAttempt(t, r, "S-1", map[string]string{"internal/billing/invoice.go": fmt.Sprintf("package billing // try %d\n", i)})
 	}
-	rep, code := scopeEval(t, r)
-	if code != ExitTripped || rep.State != "OPEN" || rep.TripReason == nil || *rep.TripReason != "per_test" {
-		t.Errorf("exit %d, state %s, reason %v; want 42, OPEN, per_test", code, rep.State, rep.TripReason)
+	rep := scopeEval(t, r, "")
+	if rep.State != "OPEN" || rep.TripReason == nil || *rep.TripReason != "per_test" {
+		t.Errorf("state %s, reason %v; want OPEN, per_test", rep.State, rep.TripReason)
 	}
 	if got := violationFiles(rep, "violation"); len(got) != 3 {
 		t.Errorf("violations = %v, want one per attempt", got)
@@ -218,9 +217,9 @@ func TestScope_Justification(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := scopeRepo(t, "S-1", ourGraph(t))
-			sha := scopeAttempt(r, "S-1", edits(file), tt.trailers...)
+			sha := scopeAttempt(t, r, "S-1", edits(file), tt.trailers...)
 
-			rep, _ := scopeEval(t, r)
+			rep := scopeEval(t, r, "")
 			if rep.TotalFailed != tt.wantFail {
 				t.Errorf("total failed = %d, want %d", rep.TotalFailed, tt.wantFail)
 			}
@@ -257,9 +256,9 @@ func TestScope_FilesInScopeOverrides(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := scopeRepo(t, tt.slice, ourGraph(t))
-			scopeAttempt(r, tt.slice, edits(tt.files...))
+			scopeAttempt(t, r, tt.slice, edits(tt.files...))
 
-			rep, _ := scopeEval(t, r)
+			rep := scopeEval(t, r, "")
 			if rep.Scope.Source != "files_in_scope" {
 				t.Errorf("scope = %+v, want source files_in_scope", rep.Scope)
 			}
@@ -276,8 +275,8 @@ func TestScope_FilesInScopeOverrides(t *testing.T) {
 func TestScope_EmptyOverrideSaysOnlyTestFiles(t *testing.T) {
 	t.Parallel()
 	r := scopeRepo(t, "S-3", ourGraph(t))
-	scopeAttempt(r, "S-3", edits("internal/users/service_test.go"))
-	rep, _ := scopeEval(t, r)
+	scopeAttempt(t, r, "S-3", edits("internal/users/service_test.go"))
+	rep := scopeEval(t, r, "")
 	if !strings.Contains(rep.Scope.Note, "empty") || !strings.Contains(rep.Scope.Note, "test file") {
 		t.Errorf("scope note = %q, want it to say the empty override leaves only the test files", rep.Scope.Note)
 	}
@@ -289,10 +288,10 @@ func TestScope_EditingTheGraphIsAViolation(t *testing.T) {
 	t.Parallel()
 	r := scopeRepo(t, "S-1", ourGraph(t))
 	widened := strings.Replace(scopeFile(t, "GRAPH.json"), `"packages": ["internal/users"]`, `"packages": ["internal/users", "internal/billing"]`, 1)
-	scopeAttempt(r, "S-1", map[string]string{".greenlight/GRAPH.json": widened, "internal/billing/invoice.go": "package billing\n"})
+	scopeAttempt(t, r, "S-1", map[string]string{".greenlight/GRAPH.json": widened, "internal/billing/invoice.go": "package billing\n"})
 
-	rep, _ := scopeEval(t, r)
-	if got := violationFiles(rep, "violation"); !contains(got, ".greenlight/GRAPH.json") {
+	rep := scopeEval(t, r, "")
+	if got := violationFiles(rep, "violation"); !slices.Contains(got, ".greenlight/GRAPH.json") {
 		t.Errorf("violations = %v, want .greenlight/GRAPH.json among them", got)
 	}
 	if rep.TotalFailed != 1 {
@@ -304,15 +303,15 @@ func TestScope_EditingTheGraphIsAViolation(t *testing.T) {
 // (A rename out of it into scope is not flagged: see the report.)
 func TestScope_DeletingOutOfScopeFileIsAViolation(t *testing.T) {
 	t.Parallel()
-	r := newTestRepo(t)
+	r := gitrepo.Shop(t)
 	graph := ourGraph(t)
 	graph["internal/billing/invoice.go"] = "package billing\n"
-	r.commit("Plan the slices", graph)
-	r.git("checkout", "-q", "-b", "agent/S-1")
-	r.git("rm", "-q", "internal/billing/invoice.go")
-	scopeAttempt(r, "S-1", edits("internal/users/service.go"))
+	r.CommitFiles("Plan the slices", graph)
+	r.Git("checkout", "-q", "-b", "agent/S-1")
+	r.Git("rm", "-q", "internal/billing/invoice.go")
+	scopeAttempt(t, r, "S-1", edits("internal/users/service.go"))
 
-	rep, _ := scopeEval(t, r)
+	rep := scopeEval(t, r, "")
 	if diff := cmp.Diff([]string{"internal/billing/invoice.go"}, violationFiles(rep, "violation")); diff != "" {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}
@@ -346,9 +345,9 @@ func TestScope_RealGreenlightGraph(t *testing.T) {
 		t.Run(tt.slice+"/"+strings.Join(tt.files, ","), func(t *testing.T) {
 			t.Parallel()
 			r := scopeRepo(t, tt.slice, map[string]string{".greenlight/GRAPH.json": string(graph)})
-			scopeAttempt(r, tt.slice, edits(tt.files...))
+			scopeAttempt(t, r, tt.slice, edits(tt.files...))
 
-			rep, _ := scopeEval(t, r)
+			rep := scopeEval(t, r, "")
 			if !rep.Scope.Enabled || rep.Scope.Source != "graph" || !strings.Contains(rep.Scope.Note, tt.slice) {
 				t.Errorf("scope = %+v, want on from the graph, naming %s", rep.Scope, tt.slice)
 			}
@@ -380,14 +379,14 @@ func TestScope_LockOff(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := scopeRepo(t, tt.slice, tt.graph)
-			scopeAttempt(r, tt.slice, edits("internal/billing/invoice.go", "anything/else.go"))
+			scopeAttempt(t, r, tt.slice, edits("internal/billing/invoice.go", "anything/else.go"))
 
-			rep, code := scopeEval(t, r)
+			rep := scopeEval(t, r, "")
 			if rep.Scope.Enabled || rep.Scope.Source != "none" || !strings.Contains(rep.Scope.Note, tt.wantNote) {
 				t.Errorf("scope = %+v, want off with a note containing %q", rep.Scope, tt.wantNote)
 			}
-			if code != ExitClosed || rep.TotalFailed != 0 || len(rep.ScopeViolations) != 0 {
-				t.Errorf("exit %d, total %d, findings %v; want 0, 0, none", code, rep.TotalFailed, rep.ScopeViolations)
+			if rep.State != "CLOSED" || rep.TotalFailed != 0 || len(rep.ScopeViolations) != 0 {
+				t.Errorf("state %s, total %d, findings %v; want CLOSED, 0, none", rep.State, rep.TotalFailed, rep.ScopeViolations)
 			}
 		})
 	}
@@ -400,12 +399,12 @@ func TestScope_GraphFlagReadsContractsBesideIt(t *testing.T) {
 		"plan/graph.json":   scopeFile(t, "GRAPH.json"),
 		"plan/CONTRACTS.md": scopeFile(t, "CONTRACTS.md"),
 	})
-	scopeAttempt(r, "S-1", map[string]string{
+	scopeAttempt(t, r, "S-1", map[string]string{
 		"internal/notify/mailer.go": "package notify\n",
 		"plan/graph.json":           scopeFile(t, "GRAPH.json") + "\n",
 	})
 
-	rep, _ := scopeEval(t, r, "--graph", "plan/graph.json")
+	rep := scopeEval(t, r, "plan/graph.json")
 	if !strings.Contains(rep.Scope.Note, "plan/graph.json") || !strings.Contains(rep.Scope.Note, "contract") {
 		t.Errorf("scope note = %q, want it to name plan/graph.json and its contract paths", rep.Scope.Note)
 	}
@@ -415,75 +414,62 @@ func TestScope_GraphFlagReadsContractsBesideIt(t *testing.T) {
 }
 
 // A graph that was asked for but cannot be used is an error, never a lock
-// that is silently off.
+// that is silently off: Load fails naming the file (breaker evaluate exits
+// 1 with it, printing no report).
 func TestScope_UnusableGraphIsAnError(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
 		graph map[string]string
-		flag  []string
-		want  []string // in stderr
+		flag  string // --graph
+		want  []string
 	}{
-		{"missing --graph", nil, []string{"--graph", "missing.json"}, []string{"--graph", "missing.json"}},
-		{"malformed default graph", map[string]string{".greenlight/GRAPH.json": "{\n  \"slices\": {\n    \"S-1\": {\"packages\": \"internal/users\"}\n  }\n}\n"}, nil,
+		{"missing --graph", nil, "missing.json", []string{"--graph", "missing.json"}},
+		{"malformed default graph", map[string]string{".greenlight/GRAPH.json": "{\n  \"slices\": {\n    \"S-1\": {\"packages\": \"internal/users\"}\n  }\n}\n"}, "",
 			[]string{".greenlight/GRAPH.json:3:", "packages"}},
-		{"graph without slices", map[string]string{"g.json": `{"waves": []}`}, []string{"--graph", "g.json"}, []string{"g.json", "slices"}},
+		{"graph without slices", map[string]string{"g.json": `{"waves": []}`}, "g.json", []string{"g.json", "slices"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := scopeRepo(t, "S-1", tt.graph)
-			scopeAttempt(r, "S-1", edits("internal/users/service.go"))
-			r.results("junit.xml", map[string]string{testDup: "pass"})
-
-			args := append([]string{"evaluate", "--repo", r.dir, "--base", "main", "--format", "json", "--results", "junit.xml"}, tt.flag...)
-			stdout, stderr, code := runCLI(t, "", args...)
-			if code != ExitError {
-				t.Errorf("exit = %d, want %d", code, ExitError)
-			}
-			if stdout != "" {
-				t.Errorf("stdout = %q, want no report", stdout)
+			scopeAttempt(t, r, "S-1", edits("internal/users/service.go"))
+			r.JUnit("junit.xml", map[string]string{testDup: "pass"})
+			opts := judgeOpts(r.Dir, "junit.xml")
+			opts.Graph = tt.flag
+			_, err := Load(context.Background(), opts)
+			if err == nil {
+				t.Fatal("Load succeeded, want an error naming the graph")
 			}
 			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr = %q, want it to contain %q", stderr, w)
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error = %q, want it to contain %q", err, w)
 				}
 			}
 		})
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // The verdict does not depend on the working directory: from a
-// subdirectory of the work tree, breaker evaluate finds the repository and
-// its .greenlight/GRAPH.json at the top, and the scope lock holds there too.
+// subdirectory of the work tree, the repository and its
+// .greenlight/GRAPH.json are found at the top, and the scope lock holds
+// there too.
 func TestScope_SameVerdictFromASubdirectory(t *testing.T) {
 	t.Parallel()
 	r := scopeRepo(t, "S-1", ourGraph(t))
-	scopeAttempt(r, "S-1", edits("internal/billing/invoice.go"))
-	atRoot, rootCode := scopeEval(t, r)
+	scopeAttempt(t, r, "S-1", edits("internal/billing/invoice.go"))
+	atRoot := scopeEval(t, r, "")
 	if len(violationFiles(atRoot, "violation")) == 0 {
-		t.Fatalf("at the root: exit %d, no violation; want the billing file", rootCode)
+		t.Fatalf("at the root: state %s, no violation; want the billing file", atRoot.State)
 	}
-	sub := filepath.Join(r.dir, "internal", "users")
+	sub := filepath.Join(r.Dir, "internal", "users")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r.results(filepath.Join("internal", "users", "junit.xml"), map[string]string{testDup: "pass"})
-	stdout, stderr, code := runCLI(t, "", "evaluate", "--repo", sub, "--base", "main", "--format", "json", "--results", "junit.xml")
+	r.JUnit(filepath.Join("internal", "users", "junit.xml"), map[string]string{testDup: "pass"})
 	var rep scopeReport
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("decode: %v\n%s\n%s", err, stdout, stderr)
-	}
-	if code != rootCode || strings.Join(violationFiles(rep, "violation"), ",") != strings.Join(violationFiles(atRoot, "violation"), ",") {
-		t.Errorf("from %s: exit %d, violations %v; want %d and %v as at the root", sub, code, violationFiles(rep, "violation"), rootCode, violationFiles(atRoot, "violation"))
+	judgeInto(t, judgeOpts(sub, "junit.xml"), &rep)
+	if rep.State != atRoot.State || !slices.Equal(violationFiles(rep, "violation"), violationFiles(atRoot, "violation")) {
+		t.Errorf("from %s: state %s, violations %v; want %s and %v as at the root", sub, rep.State, violationFiles(rep, "violation"), atRoot.State, violationFiles(atRoot, "violation"))
 	}
 }
