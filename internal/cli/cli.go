@@ -38,6 +38,7 @@ func commands() []command {
 		{"init", "write the breaker's workflows into a repository", runInit},
 		{"protocol", "print the agent-side protocol", runProtocol},
 		{"action", "run as a GitHub Action (default when GITHUB_ACTIONS=true)", runAction},
+		{"serve", "run as a GitHub App's webhook server: one install watches an organisation", runServe},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -15,7 +12,6 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/evaluate"
-	"github.com/greenlight-ci/breaker/internal/ledger"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
 
@@ -125,7 +121,7 @@ func runEvaluate(ctx context.Context, env *Env, args []string) int {
 	opts.Results = results
 	opts.NamedResultsAnywhere = true // the user's own files, named on the command line
 	var err error
-	if opts.Ledger, err = readLedger(*ledgerFile, *keyFile); err != nil {
+	if opts.Ledger, err = evaluate.ReadLedgerFiles(*ledgerFile, *keyFile); err != nil {
 		fmt.Fprintf(env.Stderr, "breaker evaluate: %s\n", report.SafeLine(err.Error()))
 		return ExitError
 	}
@@ -190,68 +186,6 @@ func checkNames(slice, trailerPrefix, tagPrefix string) error {
 		errs = append(errs, fmt.Errorf("--tag-prefix: %w", err))
 	}
 	return errors.Join(errs...)
-}
-
-// maxLedgerFile caps a --ledger file: far more than any pull request's
-// entries (each under 64 KiB).
-const maxLedgerFile = 256 << 20
-
-// readLedger reads the --ledger file and the --ledger-key-file, each a
-// file the user named (their own, not the agent's workspace).
-func readLedger(file, keyFile string) (evaluate.Ledger, error) {
-	var l evaluate.Ledger
-	if keyFile != "" {
-		key, err := readKey(keyFile)
-		if err != nil {
-			return l, err
-		}
-		l.Key = key
-	}
-	if file == "" {
-		if l.Key != nil {
-			return l, errors.New("--ledger-key-file needs --ledger: there is nothing to verify")
-		}
-		return l, nil
-	}
-	data, err := readCapped(file, maxLedgerFile)
-	if err != nil {
-		return l, fmt.Errorf("--ledger: %w", err)
-	}
-	if l.Entries, err = ledger.ReadLines(bytes.NewReader(data)); err != nil {
-		return l, fmt.Errorf("--ledger %s: %w", file, err)
-	}
-	l.Source = "file"
-	return l, nil
-}
-
-// readKey reads the ledger key from a file: its content, without the
-// trailing line break.
-func readKey(keyFile string) ([]byte, error) {
-	key, err := readCapped(keyFile, 4096)
-	if err != nil {
-		return nil, fmt.Errorf("--ledger-key-file: %w", err)
-	}
-	if key = bytes.TrimRight(key, "\r\n"); len(key) == 0 {
-		return nil, fmt.Errorf("--ledger-key-file %s is empty", keyFile)
-	}
-	return key, nil
-}
-
-// readCapped reads a file the user named, refusing one over max bytes.
-func readCapped(name string, max int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s is over %d bytes", name, max)
-	}
-	return data, nil
 }
 
 // evaluateGCPercent is the garbage collector's target for a breaker

@@ -33,12 +33,6 @@ func (r *testRepo) commit(message string, files map[string]string) string {
 	return r.CommitFiles(message, files)
 }
 
-// attempt commits one attempt on test with the given extra trailers.
-func (r *testRepo) attempt(slice, test, strategy string, extra ...string) string {
-	r.t.Helper()
-	return r.Attempt(slice, test, strategy, extra...)
-}
-
 // results writes a JUnit XML result file (untracked) with the given statuses.
 func (r *testRepo) results(name string, statuses map[string]string) {
 	r.t.Helper()

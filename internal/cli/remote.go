@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/report"
 )
@@ -54,7 +55,7 @@ func (f *remoteFlags) open(env *Env, fs *flag.FlagSet) (client *ghapi.Client, ke
 	f.token = token
 	if *f.keyFile != "" {
 		var err error
-		if key, err = readKey(*f.keyFile); err != nil {
+		if key, err = evaluate.ReadKeyFile(*f.keyFile); err != nil {
 			fmt.Fprintf(env.Stderr, "breaker %s: %s\n", f.cmd, report.SafeLine(err.Error()))
 			return nil, nil, ExitError, false
 		}

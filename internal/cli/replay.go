@@ -13,6 +13,7 @@ import (
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
+	"github.com/greenlight-ci/breaker/internal/evaluate"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
 	"github.com/greenlight-ci/breaker/internal/ledger"
@@ -238,7 +239,7 @@ func runStats(ctx context.Context, env *Env, args []string) int {
 	var key []byte
 	if *keyFile != "" {
 		var err error
-		if key, err = readKey(*keyFile); err != nil {
+		if key, err = evaluate.ReadKeyFile(*keyFile); err != nil {
 			fmt.Fprintf(env.Stderr, "breaker stats: %s\n", report.SafeLine(err.Error()))
 			return ExitError
 		}

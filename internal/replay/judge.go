@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/greenlight-ci/breaker/internal/gitfetch"
 	"slices"
 	"strings"
 	"time"
@@ -81,7 +82,7 @@ func judge(ctx context.Context, o Options, reads []pullRead, bases map[string]ba
 		fetched := ""
 		if errors.Is(err, gitlog.ErrMissingObject) {
 			// A head force-pushed away: origin may still serve it by its id.
-			if ferr := fetchHead(ctx, o.RepoDir, h.SHA); ferr != nil {
+			if ferr := gitfetch.Head(ctx, o.RepoDir, h.SHA); ferr != nil {
 				fetched = "; fetching it failed: " + ferr.Error()
 			} else {
 				snap, err = evaluate.Load(ctx, opts)

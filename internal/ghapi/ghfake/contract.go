@@ -148,14 +148,15 @@ func checkExchange(x exchange) error {
 }
 
 func (d contractDoc) check(x exchange) error {
-	// A ref is one path parameter of several segments ("tags/a/b"): GitHub
-	// documents it so (x-multi-segment); the router matches one segment,
-	// so the route is found with the first and the parameter set whole.
-	target, ref := x.Path, ""
-	for _, at := range []string{"/git/ref/", "/git/refs/"} {
-		if i := strings.Index(target, at); i >= 0 && strings.Count(target, "/") > 0 {
-			if rest := target[i+len(at):]; strings.Contains(rest, "/") {
-				target, ref = target[:i+len(at)]+strings.ReplaceAll(rest, "/", "%2F"), rest
+	// A ref, and a contents path, is one path parameter of several
+	// segments ("tags/a/b", ".github/breaker.yml"): GitHub documents them
+	// so (x-multi-segment); the router matches one segment, so the route is
+	// found with the first and the parameter set whole.
+	target, multi, multiName := x.Path, "", ""
+	for _, at := range []struct{ prefix, param string }{{"/git/ref/", "ref"}, {"/git/refs/", "ref"}, {"/contents/", "path"}} {
+		if i := strings.Index(target, at.prefix); i >= 0 {
+			if rest := target[i+len(at.prefix):]; strings.Contains(rest, "/") {
+				target, multi, multiName = target[:i+len(at.prefix)]+strings.ReplaceAll(rest, "/", "%2F"), rest, at.param
 			}
 		}
 	}
@@ -173,8 +174,8 @@ func (d contractDoc) check(x exchange) error {
 	if err != nil {
 		return fmt.Errorf("%s %s: GitHub has no such operation: %w", x.Method, x.Path, err)
 	}
-	if ref != "" {
-		params["ref"] = ref
+	if multi != "" {
+		params[multiName] = multi
 	}
 	opts := &openapi3filter.Options{
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,

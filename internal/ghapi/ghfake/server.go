@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"crypto/rsa"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -146,6 +147,11 @@ type Server struct {
 	ruleset                       string // refs under it may not be created
 	gqlLimit, gqlUsed             int
 	gqlCosts                      []int
+
+	appKey       *rsa.PublicKey    // WithAppKey: the App's key
+	installation int64             // its one installation
+	minted       int               // installation tokens minted
+	files        map[string]string // ref NUL path → content (SetFile)
 }
 
 // The first ids the server hands out are GitHub-sized: github.com's check
@@ -236,7 +242,8 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 			return
 		}
 		// The archive URL is signed, on another host in real life: no token.
-		if s.token != "" && !strings.HasPrefix(r.URL.Path, "/_blobs/") && !authorized(r.Header.Get("Authorization"), s.token) &&
+		// The /app endpoints take the App's JWT (apps.go), not a token.
+		if s.token != "" && !strings.HasPrefix(r.URL.Path, "/_blobs/") && !strings.HasPrefix(p, "/app/") && !authorized(r.Header.Get("Authorization"), s.token) &&
 			(s.agentToken == "" || !authorized(r.Header.Get("Authorization"), s.agentToken)) {
 			writeError(w, http.StatusUnauthorized, "Bad credentials", "https://docs.github.com/rest")
 			return
@@ -294,6 +301,8 @@ func (s *Server) routes() http.Handler {
 	handle("POST /check-runs", s.createCheckRun)
 	handle("PATCH /check-runs/{id}", s.updateCheckRun)
 	handle("GET /actions/runs/{run}/artifacts", s.listArtifacts)
+	handle("GET /contents/{path...}", s.getContents)
+	mux.HandleFunc("POST "+s.prefix+"/app/installations/{installation_id}/access_tokens", s.createInstallationToken)
 	handle("GET /actions/artifacts/{id}/zip", s.artifactZip)
 	mux.HandleFunc("GET /_blobs/{id}", s.blob)
 	mux.HandleFunc("GET /_blobs/logs/{job}", s.logBlob)
