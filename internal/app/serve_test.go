@@ -58,8 +58,32 @@ var appKey = sync.OnceValue(func() *rsa.PrivateKey {
 type world struct {
 	t    *testing.T
 	repo *gitrepo.Repo
-	gh   *ghfake.Server
-	set  app.Settings
+	// cloneURL is where the server clones the repository from: git's own
+	// smart HTTP server over it.
+	cloneURL string
+	gh       *ghfake.Server
+	set      app.Settings
+	// log holds the replicas' logs (syncBuffer: replicas log side by side).
+	log     syncBuffer
+	logOnce sync.Once
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newWorld(t *testing.T, config string) *world {
@@ -67,12 +91,25 @@ func newWorld(t *testing.T, config string) *world {
 	w := &world{t: t, repo: gitrepo.Shop(t),
 		gh: ghfake.New(t, ghfake.WithToken(installToken), ghfake.WithAppKey(appID, "greenlight-breaker", &appKey().PublicKey, installation))}
 	w.gh.SetDefaultBranch("main", w.repo.Git("rev-parse", "main"))
+	w.cloneURL = w.repo.Serve()
 	if config != "" {
 		w.gh.SetFile("main", app.ConfigPath, config)
 	}
 	w.set = app.Settings{Addr: ":0", WebhookSecret: []byte(secret), AppID: appID, Key: appKey(), APIURL: w.gh.URL(),
 		Workers: 2, Queue: 16, MaxBody: app.DefaultMaxBody}
 	return w
+}
+
+// logs is where the replicas log: shown when the test fails.
+func (w *world) logs() io.Writer {
+	w.logOnce.Do(func() {
+		w.t.Cleanup(func() {
+			if w.t.Failed() {
+				w.t.Logf("the servers' logs:\n%s", w.log.String())
+			}
+		})
+	})
+	return &w.log
 }
 
 // replica is one server process: its handler behind an HTTP server, its
@@ -84,7 +121,7 @@ type replica struct {
 
 func (w *world) replica() *replica {
 	w.t.Helper()
-	s, err := app.New(w.set, cli.DefaultActionDeps(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	s, err := app.New(w.set, cli.DefaultActionDeps(), slog.New(slog.NewTextHandler(w.logs(), nil)))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -137,7 +174,7 @@ func (w *world) body(event string, p map[string]any) []byte {
 	setPath(p, "repository.name", ghfake.DefaultRepo)
 	setPath(p, "repository.full_name", ghfake.DefaultOwner+"/"+ghfake.DefaultRepo)
 	setPath(p, "repository.owner.login", ghfake.DefaultOwner)
-	setPath(p, "repository.clone_url", "file://"+w.repo.Dir)
+	setPath(p, "repository.clone_url", w.cloneURL)
 	setPath(p, "repository.default_branch", "main")
 	if err := ghfake.CheckWebhook(event, p); err != nil {
 		w.t.Errorf("the test's %s payload is not one GitHub sends: %v", event, err)
@@ -177,10 +214,29 @@ func (w *world) push(i int) (forge.PullRequest, int64) {
 		BaseSHA: w.repo.Git("rev-parse", "main"), Author: "agent-bot"}
 	w.gh.AddPullRequest(pr)
 	runID := int64(5000 + i)
-	junit := `<testsuite name="users"><testcase classname="users" name="` + testDup + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`
-	w.gh.AddArtifact(runID, "test-results", zipOf(w.t, map[string]string{"reports/junit.xml": junit}))
+	w.gh.AddArtifact(runID, "test-results", zipOf(w.t, map[string]string{"reports/junit.xml": failingJUnit}))
 	return pr, runID
 }
+
+// trip makes the spiral: three pushes of agent/S-3 failing one test,
+// each judged from its tested run's completed delivery by a fresh
+// replica. It returns the head.
+func (w *world) trip() string {
+	w.t.Helper()
+	w.repo.Git("checkout", "-q", "-b", "agent/S-3")
+	var head string
+	for i := range 3 {
+		pr, runID := w.push(i)
+		head = pr.HeadSHA
+		if code := w.deliver("workflow_run", "d-"+strconv.Itoa(i), w.workflowRun(runID, pr)); code != http.StatusAccepted {
+			w.t.Fatalf("delivery %d: %d, want 202", i, code)
+		}
+	}
+	return head
+}
+
+// failingJUnit is the tested run's results: the one test failing.
+const failingJUnit = `<testsuite name="users"><testcase classname="users" name="` + testDup + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`
 
 const config = "workflows: [Tests]\nresults-artifact: test-results\nresults: reports/*.xml\n"
 
@@ -190,15 +246,7 @@ const config = "workflows: [Tests]\nresults-artifact: test-results\nresults: rep
 func TestServe_ThreePushSpiralTripsAsTheAction(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, config)
-	w.repo.Git("checkout", "-q", "-b", "agent/S-3")
-	var head string
-	for i := range 3 {
-		pr, runID := w.push(i)
-		head = pr.HeadSHA
-		if code := w.deliver("workflow_run", "d-"+strconv.Itoa(i), w.workflowRun(runID, pr)); code != http.StatusAccepted {
-			t.Fatalf("delivery %d: %d, want 202", i, code)
-		}
-	}
+	head := w.trip()
 	runs := w.gh.CheckRuns()
 	if len(runs) != 3 {
 		t.Fatalf("%d check runs, want one a push: %+v", len(runs), runs)
