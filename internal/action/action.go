@@ -39,6 +39,21 @@ type Outcome struct {
 	Enforce bool
 	// Err is why the run failed; it has been reported.
 	Err error
+	// Ledger is what a judged push's run of a pull request read of the
+	// ledger; nil for any other run.
+	Ledger *LedgerRead
+}
+
+// LedgerRead is what a judged push's run read of its pull request's
+// ledger: the query, and every check run that read held. Read again after
+// the run wrote its entry, a check run of the pull request that is not
+// among these was written side by side with the run (the App server's
+// replicas; internal/app).
+type LedgerRead struct {
+	Query forge.LedgerQuery
+	Head  string
+	// CheckRuns are the ids of the check runs the read held.
+	CheckRuns map[int64]bool
 }
 
 // run is the services one run of the Action uses: the runner, the inputs,

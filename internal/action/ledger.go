@@ -35,6 +35,8 @@ type remoteState struct {
 	complete                  bool    // comments holds every comment of the pull request
 	minimized                 []int64 // comments a human hid: never edited or deleted
 	viewer                    string  // the token's login, as GitHub gives it
+	query                     LedgerQuery
+	read                      map[int64]bool // the check runs the read held
 }
 
 // readState reads the ledger of pr (or of branch without one), the
@@ -55,7 +57,8 @@ func readState(ctx context.Context, r *run, pr int, branch, base string) (remote
 		return remoteState{}, err
 	}
 	rs := remoteState{baseSHA: q.Base, baseRuns: st.BaseRuns, baseRead: st.BaseRead, tags: st.Tags, comments: st.Comments, complete: st.CommentsComplete, minimized: st.Minimized,
-		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer, commits: st.Commits, forcePushed: st.ForcePushed}
+		defaultBranch: st.DefaultBranch, defaultSHA: st.DefaultSHA, pushers: st.Pushers, viewer: st.Viewer, commits: st.Commits, forcePushed: st.ForcePushed,
+		query: q, read: read.seen}
 	noteRateLimit(r, st.RateLimit)
 	rs.ledger = evaluate.Ledger{Source: "check-runs"}
 	if r.in.LedgerKey != "" {

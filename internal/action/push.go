@@ -118,6 +118,9 @@ func judge(ctx context.Context, r *run, head, branch string, pr *forge.PullReque
 	// A dry run records and never blocks: the verdict is in the ledger, the
 	// summary and the outputs, and the check passes.
 	out := Outcome{Decision: &d, Enforce: r.in.FailOnTrip && !r.in.DryRun}
+	if pr != nil && r.state != nil {
+		out.Ledger = &LedgerRead{Query: r.state.query, Head: head, CheckRuns: r.state.read}
+	}
 	if errors.Is(ledgerErr, forge.ErrForbidden) && !r.in.AllowNoLedger && !(d.State == breaker.StateOpen && out.Enforce) {
 		// Without the ledger the next run forgets this push: the breaker
 		// has no memory, and a check that passes anyway would lie.

@@ -91,6 +91,7 @@ func TestServe_ForkPullRequest(t *testing.T) {
 		pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "fix-login", BaseRef: "main",
 			BaseSHA: w.repo.Git("rev-parse", "main"), Author: "forker", Fork: true}
 		w.gh.AddPullRequest(pr)
+		w.gh.SetPullRequestCommits(7, strings.Fields(w.repo.Git("rev-list", "--reverse", "main.."+head)))
 		runID := int64(6000 + i)
 		w.gh.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": failingJUnit}))
 		p := w.workflowRun(runID, pr)

@@ -66,6 +66,29 @@ func (s *Server) judge(ctx context.Context, d delivery, log *slog.Logger) (resul
 	if err != nil {
 		return result{}, err
 	}
+	r, out := s.run(ctx, env, log)
+	if out.Err != nil || d.event != "workflow_run" || out.Ledger == nil {
+		return r, out.Err
+	}
+	next, err := s.settle(ctx, d, client, out.Ledger)
+	if err != nil || next == nil {
+		return r, err
+	}
+	// An entry was written side by side: the newest judged head is judged
+	// again, once, its run reading every entry there is now.
+	s.metrics.settled.Inc()
+	log.Info("an entry of the pull request was written side by side with this run: judging its newest judged head again",
+		"head", next.headSHA, "run", next.runID)
+	if err := s.retarget(ctx, next, token, dir, env); err != nil {
+		return r, err
+	}
+	r, out = s.run(ctx, env, log)
+	return r, out.Err
+}
+
+// run runs the Action once in env; its log becomes the delivery's
+// structured log lines.
+func (s *Server) run(ctx context.Context, env map[string]string, log *slog.Logger) (result, action.Outcome) {
 	var logBuf bytes.Buffer
 	out := action.Run(ctx, s.deps, actionenv.New(func(k string) string { return env[k] }, &cappedWriter{w: &logBuf, left: maxLog}))
 	sc := bufio.NewScanner(&logBuf)
@@ -77,10 +100,7 @@ func (s *Server) judge(ctx context.Context, d delivery, log *slog.Logger) (resul
 	if out.Decision != nil {
 		r.state = string(out.Decision.State)
 	}
-	if out.Err != nil {
-		return r, out.Err
-	}
-	return r, nil
+	return r, out
 }
 
 // prepare clones the repository with the tested commit in dir, writes

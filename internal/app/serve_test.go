@@ -63,6 +63,9 @@ type world struct {
 	cloneURL string
 	gh       *ghfake.Server
 	set      app.Settings
+	// noTrailers makes push commit as an agent that writes no trailers:
+	// every count then rests on what the ledger observed.
+	noTrailers bool
 	// log holds the replicas' logs (syncBuffer: replicas log side by side).
 	log     syncBuffer
 	logOnce sync.Once
@@ -121,7 +124,7 @@ type replica struct {
 
 func (w *world) replica() *replica {
 	w.t.Helper()
-	s, err := app.New(w.set, cli.DefaultActionDeps(), slog.New(slog.NewTextHandler(w.logs(), nil)))
+	s, err := app.New(w.set, cli.DefaultActionDeps(), slog.New(slog.NewTextHandler(w.logs(), &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -209,12 +212,20 @@ func (w *world) workflowRun(runID int64, pr forge.PullRequest) map[string]any {
 // push commits attempt i of the spiral on agent/S-3, opens (or moves)
 // pull request 7 to it, and uploads the tested run's failing results.
 func (w *world) push(i int) (forge.PullRequest, int64) {
-	head := w.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+	var head string
+	if !w.noTrailers {
+		head = w.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+	} else {
+		head = w.repo.CommitFiles("try again "+strconv.Itoa(i), map[string]string{"internal/users/service.go": "package users // " + strconv.Itoa(i) + "\n"})
+	}
 	pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "agent/S-3", BaseRef: "main",
 		BaseSHA: w.repo.Git("rev-parse", "main"), Author: "agent-bot"}
 	w.gh.AddPullRequest(pr)
+	w.gh.SetPullRequestCommits(7, strings.Fields(w.repo.Git("rev-list", "--reverse", "main.."+head)))
 	runID := int64(5000 + i)
 	w.gh.AddArtifact(runID, "test-results", zipOf(w.t, map[string]string{"reports/junit.xml": failingJUnit}))
+	w.gh.AddWorkflowRun(ghfake.WorkflowRun{ID: runID, Branch: pr.HeadRef, SHA: head, Event: "pull_request", Status: "completed",
+		Conclusion: "failure", Workflow: "tests.yml", Name: "Tests", PullRequests: []forge.RunPullRequest{{Number: 7, BaseSHA: pr.BaseSHA, BaseRef: "main"}}})
 	return pr, runID
 }
 

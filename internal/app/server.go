@@ -143,6 +143,7 @@ type metrics struct {
 	deliveries *prometheus.CounterVec
 	handled    *prometheus.HistogramVec
 	verdicts   *prometheus.CounterVec
+	settled    prometheus.Counter
 	queued     prometheus.Gauge
 }
 
@@ -155,9 +156,11 @@ func newMetrics() *metrics {
 		Buckets: []float64{0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120}}, []string{"event", "outcome"})
 	m.verdicts = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "breaker_verdicts_total",
 		Help: "Verdicts published, by state."}, []string{"state"})
+	m.settled = prometheus.NewCounter(prometheus.CounterOpts{Name: "breaker_rejudged_total",
+		Help: "Heads judged again after an entry of their pull request was written side by side with a run."})
 	m.queued = prometheus.NewGauge(prometheus.GaugeOpts{Name: "breaker_queued_deliveries",
 		Help: "Deliveries waiting for a worker."})
-	m.reg.MustRegister(m.deliveries, m.handled, m.verdicts, m.queued,
+	m.reg.MustRegister(m.deliveries, m.handled, m.verdicts, m.settled, m.queued,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

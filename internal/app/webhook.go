@@ -24,6 +24,9 @@ type delivery struct {
 	runID             int64  // workflow_run: the tested run
 	runAttempt        int
 	pr                int // issue_comment: the pull request
+	// settled: a judging again after an entry written side by side
+	// (settle.go), which does not look again.
+	settled bool
 }
 
 // envelope is what every handled event's payload shares, and the fields

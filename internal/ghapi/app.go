@@ -3,9 +3,11 @@ package ghapi
 import (
 	"context"
 	"crypto/rsa"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -130,4 +132,31 @@ func (c *Client) ReadFile(ctx context.Context, path, ref string, max int) (data 
 		return nil, true, fmt.Errorf("read %s: %w", path, err)
 	}
 	return []byte(text), true, nil
+}
+
+// maxRunJSON bounds a workflow run's JSON (GitHub's are a few kilobytes).
+const maxRunJSON = 1 << 20
+
+// WorkflowRun is workflow run id as GitHub's REST API gives it ("Get a
+// workflow run", GET /repos/{owner}/{repo}/actions/runs/{run_id}): the
+// workflow-run object a workflow_run webhook's payload carries as its
+// workflow_run, kept raw so the App can judge that run as if its
+// completed delivery had come.
+func (c *Client) WorkflowRun(ctx context.Context, id int64) (json.RawMessage, error) {
+	op := fmt.Sprintf("read workflow run %d", id)
+	var raw json.RawMessage
+	_, err := c.call(op, func() (*github.Response, error) {
+		req, err := c.gh.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/actions/runs/%d", url.PathEscape(c.owner), url.PathEscape(c.repo), id), nil)
+		if err != nil {
+			return nil, err
+		}
+		return c.gh.Do(ctx, req, &raw)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > maxRunJSON {
+		return nil, fmt.Errorf("%s: %d bytes, over the %d allowed", op, len(raw), maxRunJSON)
+	}
+	return raw, nil
 }

@@ -48,6 +48,7 @@
 //	POST   /repos/{o}/{r}/pulls/{n}/requested_reviewers 201, the pull request
 //	DELETE /repos/{o}/{r}/pulls/{n}/requested_reviewers 200, the pull request
 //	GET    /repos/{o}/{r}/actions/runs                  branch, status
+//	GET    /repos/{o}/{r}/actions/runs/{run}            the run; 404 when unknown
 //	POST   /repos/{o}/{r}/actions/runs/{id}/cancel      202 {}; 409 once completed
 //	POST   /graphql (and /api/graphql, as GHES)         queries, and the draft mutations
 //

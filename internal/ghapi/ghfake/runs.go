@@ -99,6 +99,24 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(runs), "workflow_runs": out})
 }
 
+// getRun answers GET actions/runs/{run} (GitHub's "Get a workflow run"):
+// the run (schema workflow-run), or 404 "Not Found".
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("run"), 10, 64)
+	s.mu.Lock()
+	i := slices.IndexFunc(s.runs, func(run WorkflowRun) bool { return run.ID == id })
+	var run WorkflowRun
+	if i >= 0 {
+		run = s.runs[i]
+	}
+	s.mu.Unlock()
+	if i < 0 {
+		writeError(w, http.StatusNotFound, "Not Found", docsURL+"/actions/workflow-runs#get-a-workflow-run")
+		return
+	}
+	writeJSON(w, http.StatusOK, s.runJSON(run))
+}
+
 // workflowID is the id the fake gives a workflow file.
 func workflowID(file string) int64 {
 	var h int64 = 7

@@ -126,6 +126,7 @@ type Server struct {
 	perms     map[string]string
 	commits   map[string]commit
 	failures  []Failure
+	holds     []*hold
 	calls     []Call
 
 	checkRuns     []CheckRun
@@ -226,7 +227,11 @@ func (s *Server) serve(mux *http.ServeMux) http.Handler {
 		s.mu.Lock()
 		s.calls = append(s.calls, call)
 		f, failed := s.takeFailure(r.Method, p)
+		held := s.takeHold(r.Method, p)
 		s.mu.Unlock()
+		if held != nil {
+			held.wait()
+		}
 		rec := &recorder{ResponseWriter: w}
 		w = rec
 		defer func() {
@@ -283,6 +288,7 @@ func (s *Server) routes() http.Handler {
 	handle("POST /pulls/{number}/requested_reviewers", s.reviewers)
 	handle("GET /actions/runs", s.listRuns)
 	handle("GET /actions/workflows/{workflow}/runs", s.listRuns)
+	handle("GET /actions/runs/{run}", s.getRun)
 	handle("GET /actions/runs/{run}/jobs", s.listJobs)
 	handle("GET /actions/jobs/{job}/logs", s.jobLogs)
 	handle("POST /actions/runs/{run}/cancel", s.cancelRun)
