@@ -13,7 +13,9 @@
 #      (bench/resultsmem);
 #   4. one breaker action run as the ledger grows (bench/actioncost),
 #      unsigned, with a ledger key, and reading every page;
-#   5. start-up: breaker version against git --version, CPU, beside the
+#   5. breaker serve under load: deliveries a second, p99 to the verdict,
+#      memory over 10,000 deliveries (bench/serveload);
+#   6. start-up: breaker version against git --version, CPU, beside the
 #      floor of any binary that links the required dependencies
 #      (bench/startfloor).
 #
@@ -85,6 +87,14 @@ else
 	go run ./bench/actioncost -entries 10,100,1000 -commits 250 -tests 20000 -runs 5 -declared 3
 	# Every push along a line, runs a second apart: the median and the worst.
 	go run ./bench/actioncost -line 40 -pause 1100ms -commits 250 -tests 20000 -key "$key" | tail -n 1
+fi
+
+echo
+echo "== breaker serve: one replica's deliveries a second, time to the verdict, memory over the deliveries (bench/serveload)"
+if [ "$quick" = 1 ]; then
+	go run ./bench/serveload -prs 3 -pushes 4 -every 4
+else
+	go run ./bench/serveload -prs 100 -pushes 100 -every 1000
 fi
 
 echo

@@ -114,7 +114,7 @@ func (s *Server) prepare(ctx context.Context, d delivery, client *ghapi.Client, 
 	if err := os.WriteFile(event, d.body, 0o600); err != nil {
 		return nil, err
 	}
-	if err := gitfetch.Clone(ctx, work, d.cloneURL, authFor(d.cloneURL, token)); err != nil {
+	if err := gitfetch.Clone(ctx, work, d.cloneURL, d.defaultBranch, authFor(d.cloneURL, token)); err != nil {
 		return nil, err
 	}
 	head := d.headSHA

@@ -140,8 +140,8 @@ func parseDelivery(event, id string, body []byte) (delivery, string) {
 	}
 	d := delivery{id: id, event: event, action: e.Action, body: body, installation: e.Installation.ID,
 		owner: e.Repository.Owner.Login, repo: e.Repository.Name, cloneURL: e.Repository.CloneURL, defaultBranch: e.Repository.DefaultBranch}
-	if d.installation == 0 || d.owner == "" || d.repo == "" {
-		return d, "no installation or repository in the payload"
+	if d.installation == 0 || d.owner == "" || d.repo == "" || d.defaultBranch == "" {
+		return d, "no installation, repository or default branch in the payload"
 	}
 	switch {
 	case event == "workflow_run" && e.Action == "completed" && e.WorkflowRun != nil:

@@ -36,13 +36,18 @@ func Token(token string) transport.AuthMethod {
 	return &githttp.BasicAuth{Username: "x-access-token", Password: token}
 }
 
-// Clone clones url into dir (every branch, full history, no work tree
-// checked out: the breaker reads objects, never runs the code), with auth
-// (nil = none). The error never holds the credentials.
-func Clone(ctx context.Context, dir, url string, auth transport.AuthMethod) error {
+// Clone clones branch of url into dir (that branch alone, its full
+// history, no tags, no work tree checked out: the breaker reads objects,
+// never runs the code), with auth (nil = none); Commit then fetches the
+// judged head. A repository's other branches are never fetched: a clone
+// of every branch costs what the whole repository holds (with a hundred
+// agent branches, a hundred times one line's history). The error never
+// holds the credentials.
+func Clone(ctx context.Context, dir, url, branch string, auth transport.AuthMethod) error {
 	ctx, cancel := context.WithTimeout(ctx, cloneWait)
 	defer cancel()
-	_, err := git.PlainCloneContext(ctx, dir, false, &git.CloneOptions{URL: url, Auth: auth, NoCheckout: true, Tags: git.NoTags})
+	_, err := git.PlainCloneContext(ctx, dir, false, &git.CloneOptions{URL: url, Auth: auth, NoCheckout: true, Tags: git.NoTags,
+		SingleBranch: true, ReferenceName: plumbing.NewBranchReferenceName(branch)})
 	if err != nil {
 		return fmt.Errorf("clone %s: %s", report.SafeLine(url), report.SafeLine(report.Clip(err.Error(), 200)))
 	}

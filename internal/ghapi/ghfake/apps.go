@@ -25,12 +25,21 @@ import (
 // id, slug). A JWT that does not verify is 401 "A JSON web token could
 // not be decoded", another installation 404, as GitHub answers
 // (docs.github.com, "Create an installation access token for an app").
+// The installation's GraphQL budget is InstallationGraphQLLimit points an
+// hour.
 func WithAppKey(id int64, slug string, pub *rsa.PublicKey, installation int64) Option {
 	return func(s *Server) {
 		WithApp(id, slug)(s)
 		s.appKey, s.installation = pub, installation
+		s.gqlLimit = InstallationGraphQLLimit
 	}
 }
+
+// InstallationGraphQLLimit is a GitHub App installation's GraphQL points
+// an hour: 5,000 at least, growing with its repositories and users up to
+// 12,500 (docs.github.com, "Rate limits and query limits for the GraphQL
+// API": "GitHub App installations").
+const InstallationGraphQLLimit = 5000
 
 // Installations counts the installation tokens minted.
 func (s *Server) Installations() int {
