@@ -136,6 +136,7 @@ type ports struct {
 	commits   Commits
 	people    People
 	artifacts Artifacts
+	logs      JobLogs
 	ledger    LedgerStore
 	lines     forge.Lines
 }
@@ -143,7 +144,7 @@ type ports struct {
 // portsOf splits an adapter into its ports.
 func portsOf(f Forge) ports {
 	return ports{pulls: f, comments: f, refs: f, labels: f, assignees: f, reviews: f, drafts: f,
-		runs: f, commits: f, people: f, artifacts: f, ledger: f, lines: f}
+		runs: f, commits: f, people: f, artifacts: f, logs: f, ledger: f, lines: f}
 }
 
 // route sends the event to its use case (DESIGN §3).

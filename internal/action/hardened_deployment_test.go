@@ -213,6 +213,37 @@ func TestAction_WorkflowRunJudgesTheTestedRunsArtifact(t *testing.T) {
 	}
 }
 
+// A tested run that failed and uploaded no results artifact is judged
+// from its failed jobs' logs (here go test -v's, as GitHub serves a job's
+// log: each line timestamped): the third such push trips, and the check
+// run says where the results came from.
+func TestAction_WorkflowRunWithoutArtifactReadsTheJobLogs(t *testing.T) {
+	t.Parallel()
+	h := newActionHarness(t)
+	h.inputs["results-artifact"] = "test-results"
+	h.inputs["results"] = "reports/*.xml"
+	h.env["RUNNER_TEMP"] = t.TempDir()
+	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
+	var res actionResult
+	for i := range 3 {
+		head := h.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
+		pr := h.openPR(head)
+		runID := int64(5000 + i)
+		h.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: runID, Branch: pr.HeadRef, SHA: head, Event: "pull_request", Status: "completed", Conclusion: "failure",
+			Jobs: []ghfake.Job{{ID: runID * 10, Name: "test", Conclusion: "failure", Log: goTestLog(map[string]string{testDup: "fail", "TestRegister_OK": "pass"})}}})
+		res = h.run("workflow_run", workflowRunEvent(t, runID, pr))
+		if want := []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped}[i]; res.code != want {
+			t.Fatalf("run %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
+		}
+	}
+	if !strings.Contains(res.stdout, "read 2 tests from the logs of 1 failed jobs of run 5002") {
+		t.Errorf("the run does not say it read the job logs:\n%s", res.stdout)
+	}
+	if left, _ := os.ReadDir(h.env["RUNNER_TEMP"]); len(left) != 0 {
+		t.Errorf("the scratch directory was not removed: %v", left)
+	}
+}
+
 // Hostile artifacts are refused with a clear error (exit 1) and nothing is
 // written outside the scratch directory.
 func TestAction_WorkflowRunRefusesHostileArtifacts(t *testing.T) {

@@ -17,6 +17,7 @@ type (
 	Commits      = forge.Commits
 	People       = forge.People
 	Artifacts    = forge.Artifacts
+	JobLogs      = forge.JobLogs
 	Forge        = forge.Forge
 	LedgerStore  = forge.LedgerStore
 	LedgerQuery  = forge.LedgerQuery

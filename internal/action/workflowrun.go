@@ -2,16 +2,19 @@ package action
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/greenlight-ci/breaker/internal/actionenv"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/forge"
 	"github.com/greenlight-ci/breaker/internal/rx"
+	"github.com/greenlight-ci/breaker/internal/testresult"
 	"github.com/greenlight-ci/breaker/internal/workspace"
 )
 
@@ -55,6 +58,15 @@ func onWorkflowRun(ctx context.Context, r *run, action string, wr actionenv.Work
 		r.in.TestsOutcome = wr.Conclusion
 	}
 	dir, cleanup, err := unpackResults(ctx, r, wr.ID)
+	if errors.Is(err, forge.ErrNoArtifact) && failedRun(wr.Conclusion) {
+		// No results artifact: the failed jobs' logs name the tests.
+		if ldir, lcleanup, n, lerr := resultsFromLogs(ctx, r, wr.ID); lerr == nil && n > 0 {
+			dir, cleanup, err = ldir, lcleanup, nil
+			r.in.Results = []string{jobLogResults}
+		} else if lerr != nil {
+			r.note("the tested run uploaded no %s artifact, and its jobs' logs could not be read: %v", r.in.ResultsArtifact, lerr)
+		}
+	}
 	switch {
 	case err != nil && r.in.TestsOutcome != "":
 		r.note("the tested run was %s and left no readable results (%v): counted as a push without results", wr.Conclusion, err)
@@ -142,3 +154,113 @@ func unpackResults(ctx context.Context, r *run, runID int64) (dir string, cleanu
 
 // artifactFolderRE is an artifact name that is safe as one folder's name.
 var artifactFolderRE = rx.Lazy(`^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$`)
+
+// The logs read when a tested run failed and uploaded no results
+// artifact, bounded as breaker replay bounds them: at most maxJobLogs
+// failed jobs, each log at most maxJobLogBytes (its end kept).
+const (
+	maxJobLogs     = 4
+	maxJobLogBytes = 16 << 20
+	jobLogResults  = "job-logs.xml" // the results file the logs become
+)
+
+// failedRun reports whether a run's conclusion is a failure whose jobs'
+// logs may name failing tests.
+func failedRun(conclusion string) bool {
+	return conclusion == "failure" || conclusion == "timed_out"
+}
+
+// resultsFromLogs reads the tests the failed jobs' logs of run runID name
+// (testresult.ReadJobLog: go test, jest, vitest, mocha, node:test,
+// pytest, TAP, Maven, Gradle, dotnet) into one JUnit file, jobLogResults,
+// in a fresh scratch directory removed by cleanup. n is how many tests it
+// holds: 0 when the logs name none, and nothing is written.
+func resultsFromLogs(ctx context.Context, r *run, runID int64) (dir string, cleanup func(), n int, err error) {
+	jobs, err := r.api.logs.FailedJobs(ctx, runID)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	var tests []testresult.Test
+	seen := map[string]int{}
+	var runners []string
+	for i, j := range jobs {
+		if i == maxJobLogs {
+			r.note("run %d has %d failed jobs: the logs of the first %d were read", runID, len(jobs), maxJobLogs)
+			break
+		}
+		data, err := r.api.logs.JobLog(ctx, j.ID, maxJobLogBytes)
+		if err != nil {
+			return "", nil, 0, fmt.Errorf("log of job %d: %w", j.ID, err)
+		}
+		l := testresult.ReadJobLog(data)
+		for _, rn := range l.Runners {
+			if !slices.Contains(runners, rn) {
+				runners = append(runners, rn)
+			}
+		}
+		for _, t := range l.Tests {
+			key := t.Suite + "\x00" + t.Name
+			if k, ok := seen[key]; ok {
+				if t.Status.Failed() {
+					tests[k].Status = t.Status
+				}
+				continue
+			}
+			seen[key] = len(tests)
+			tests = append(tests, t)
+		}
+	}
+	if len(tests) == 0 {
+		return "", nil, 0, nil
+	}
+	body, err := junitOf(tests)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	dir, err = os.MkdirTemp(r.gh.RunnerTemp, "breaker-results-")
+	if err != nil {
+		return "", nil, 0, fmt.Errorf("make a scratch directory: %w", err)
+	}
+	cleanup = func() { _ = os.RemoveAll(dir) }
+	if err := os.WriteFile(filepath.Join(dir, jobLogResults), body, 0o600); err != nil {
+		cleanup()
+		return "", nil, 0, err
+	}
+	r.note("the tested run uploaded no %s artifact: read %d tests from the logs of %d failed jobs of run %d (%s)",
+		r.in.ResultsArtifact, len(tests), min(len(jobs), maxJobLogs), runID, strings.Join(runners, ", "))
+	return dir, cleanup, len(tests), nil
+}
+
+// junitOf writes tests as one JUnit suite, the form the results reader
+// reads (encoding/xml escapes every name a log gave).
+func junitOf(tests []testresult.Test) ([]byte, error) {
+	type outcome struct {
+		Message string `xml:"message,attr"`
+	}
+	type testcase struct {
+		Class   string   `xml:"classname,attr,omitempty"`
+		Name    string   `xml:"name,attr"`
+		Failure *outcome `xml:"failure"`
+		Error   *outcome `xml:"error"`
+		Skipped *outcome `xml:"skipped"`
+	}
+	suite := struct {
+		XMLName xml.Name   `xml:"testsuite"`
+		Name    string     `xml:"name,attr"`
+		Cases   []testcase `xml:"testcase"`
+	}{Name: "job logs"}
+	for _, t := range tests {
+		c := testcase{Class: t.Suite, Name: t.Name}
+		switch t.Status {
+		case breaker.StatusFail:
+			c.Failure = &outcome{Message: "failed in the job log"}
+		case breaker.StatusError:
+			c.Error = &outcome{Message: "errored in the job log"}
+		case breaker.StatusSkip:
+			c.Skipped = &outcome{}
+		}
+		suite.Cases = append(suite.Cases, c)
+	}
+	body, err := xml.Marshal(suite)
+	return append([]byte(xml.Header), body...), err
+}

@@ -117,3 +117,49 @@ func TestServe_ForkPullRequest(t *testing.T) {
 		t.Errorf("%d comments by the App on #7, want 1", len(c))
 	}
 }
+
+// checkRunRerequested is GitHub's check_run rerequested for the App's
+// check run on head, from App app.
+func (w *world) checkRunRerequested(head string, app int64) map[string]any {
+	p := payload(w.t, "check_run.rerequested.json")
+	setPath(p, "check_run.head_sha", head)
+	setPath(p, "check_run.check_suite.head_sha", head)
+	setPath(p, "check_run.app.id", app)
+	setPath(p, "check_run.check_suite.app.id", app)
+	return p
+}
+
+// "Re-run" on the App's check: the head is judged again from its tested
+// run, an observation the ledger holds already — it counts once, so the
+// spiral still trips on its third push, not earlier. Another App's check
+// run, or a head no tested run completed at, is nothing to judge.
+func TestServe_ReRequestedCheckJudgesItsHeadAgain(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, config)
+	w.repo.Git("checkout", "-q", "-b", "agent/S-3")
+	var heads []string
+	for i := range 2 {
+		pr, runID := w.push(i)
+		heads = append(heads, pr.HeadSHA)
+		w.deliver("workflow_run", "d-"+strconv.Itoa(i), w.workflowRun(runID, pr))
+	}
+	w.deliver("check_run", "again-1", w.checkRunRerequested(heads[1], appID))
+	w.deliver("check_run", "again-2", w.checkRunRerequested(heads[1], appID))
+	runs := w.gh.CheckRuns()
+	if len(runs) != 4 || runs[3].HeadSHA != heads[1] || runs[3].Conclusion != "success" {
+		t.Fatalf("check runs after two re-requests of the second head: %+v; want the third and fourth, green, on %s", runs, heads[1])
+	}
+
+	w.deliver("check_run", "another-app", w.checkRunRerequested(heads[1], 15368))
+	w.deliver("check_run", "untested", w.checkRunRerequested(w.repo.Git("rev-parse", "main"), appID))
+	if n := len(w.gh.CheckRuns()); n != 4 {
+		t.Errorf("%d check runs after re-requests of another App's check and of an untested head, want still 4", n)
+	}
+
+	pr, runID := w.push(2)
+	w.deliver("workflow_run", "d-2", w.workflowRun(runID, pr))
+	runs = w.gh.CheckRuns()
+	if last := runs[len(runs)-1]; last.HeadSHA != pr.HeadSHA || last.Conclusion != "failure" {
+		t.Errorf("the third push: %s %s; want it to trip (the re-requests counted no push)", last.HeadSHA, last.Conclusion)
+	}
+}

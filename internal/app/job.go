@@ -54,6 +54,13 @@ func (s *Server) judge(ctx context.Context, d delivery, log *slog.Logger) (resul
 	if err != nil {
 		return result{}, err
 	}
+	if d.event == "check_run" {
+		next, why, err := s.rerequested(ctx, d, client, cfg)
+		if err != nil || next == nil {
+			return result{skipped: why}, err
+		}
+		d = *next
+	}
 	if d.event == "workflow_run" && !cfg.Judges(d.workflow) {
 		return result{skipped: fmt.Sprintf("workflow %q is not among the tested workflows (%s: workflows)", report.SafeLine(d.workflow), ConfigPath)}, nil
 	}

@@ -28,7 +28,7 @@ type HookAttributes struct {
 }
 
 // Events are the webhook events the server acts on.
-var Events = []string{"issue_comment", "pull_request", "workflow_run"}
+var Events = []string{"check_run", "issue_comment", "pull_request", "workflow_run"}
 
 // Permissions are what the breaker does as the App, each the least that
 // does it (docs.github.com, "Permissions required for GitHub Apps"):

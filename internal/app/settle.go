@@ -76,14 +76,19 @@ func (s *Server) settle(ctx context.Context, d delivery, client *ghapi.Client, r
 		if e.RunID <= 0 {
 			return nil, nil // not a tested run's entry: nothing to judge again
 		}
-		return s.deliveryOf(ctx, d, client, e.RunID)
+		next, err := s.deliveryOf(ctx, d, client, e.RunID)
+		if next != nil {
+			next.settled = true
+		}
+		return next, err
 	}
 	return nil, nil
 }
 
 // deliveryOf is the completed delivery of workflow run id, as if GitHub
-// had sent it: d's payload with the run as GitHub's REST API has it now
-// (its workflow-run object is the payload's workflow_run).
+// had sent it: the run as GitHub's REST API has it now (its workflow-run
+// object is a workflow_run payload's workflow_run), with d's repository,
+// installation and sender.
 func (s *Server) deliveryOf(ctx context.Context, d delivery, client *ghapi.Client, id int64) (*delivery, error) {
 	run, err := client.WorkflowRun(ctx, id)
 	if err != nil {
@@ -93,16 +98,15 @@ func (s *Server) deliveryOf(ctx context.Context, d delivery, client *ghapi.Clien
 	if err := json.Unmarshal(d.body, &p); err != nil {
 		return nil, fmt.Errorf("the delivery's payload: %w", err)
 	}
-	p["workflow_run"] = run
-	body, err := json.Marshal(p)
+	body, err := json.Marshal(map[string]json.RawMessage{"action": json.RawMessage(`"completed"`), "workflow_run": run,
+		"repository": p["repository"], "installation": p["installation"], "sender": p["sender"]})
 	if err != nil {
 		return nil, err
 	}
-	next, why := parseDelivery(d.event, d.id+"/run-"+strconv.FormatInt(id, 10), body)
+	next, why := parseDelivery("workflow_run", d.id+"/run-"+strconv.FormatInt(id, 10), body)
 	if why != "" {
 		return nil, fmt.Errorf("workflow run %d: %s", id, why)
 	}
-	next.settled = true
 	return &next, nil
 }
 

@@ -24,6 +24,7 @@ type delivery struct {
 	runID             int64  // workflow_run: the tested run
 	runAttempt        int
 	pr                int // issue_comment: the pull request
+	checkApp          int64 // check_run: the App whose check run was re-requested
 	// settled: a judging again after an entry written side by side
 	// (settle.go), which does not look again.
 	settled bool
@@ -58,6 +59,12 @@ type envelope struct {
 	Comment *struct {
 		Body string `json:"body"`
 	} `json:"comment"`
+	CheckRun *struct {
+		HeadSHA string `json:"head_sha"`
+		App     struct {
+			ID int64 `json:"id"`
+		} `json:"app"`
+	} `json:"check_run"`
 }
 
 // signed reports whether header is body's X-Hub-Signature-256 under
@@ -155,6 +162,8 @@ func parseDelivery(event, id string, body []byte) (delivery, string) {
 			return d, "a comment that is no /breaker command"
 		}
 		d.pr = e.Issue.Number
+	case event == "check_run" && e.Action == "rerequested" && e.CheckRun != nil:
+		d.headSHA, d.checkApp = e.CheckRun.HeadSHA, e.CheckRun.App.ID
 	case event == "pull_request" && e.Action == "closed":
 	default:
 		return d, event + " " + e.Action + " is not an event the breaker acts on"

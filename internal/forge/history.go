@@ -65,6 +65,16 @@ type RunFilter struct {
 	Actor string
 }
 
+// JobLogs reads a workflow run's failed jobs' logs: the results of a run
+// that uploaded none.
+type JobLogs interface {
+	// FailedJobs lists the jobs of run runID's latest attempt that failed.
+	FailedJobs(ctx context.Context, runID int64) ([]Job, error)
+	// JobLog returns job jobID's log, at most max bytes (its end is kept
+	// when it is longer: a runner's summary is at the end).
+	JobLog(ctx context.Context, jobID int64, max int64) ([]byte, error)
+}
+
 // History reads a repository's past: its pull requests, their workflow
 // runs, and what those runs left (artifacts, job logs). `breaker replay`
 // needs only a read token for it.
@@ -81,11 +91,7 @@ type History interface {
 	// ArtifactNames lists run runID's unexpired artifacts.
 	ArtifactNames(ctx context.Context, runID int64) ([]string, error)
 	Artifacts
-	// FailedJobs lists the jobs of run runID's latest attempt that failed.
-	FailedJobs(ctx context.Context, runID int64) ([]Job, error)
-	// JobLog returns job jobID's log, at most max bytes (its end is kept
-	// when it is longer: a runner's summary is at the end).
-	JobLog(ctx context.Context, jobID int64, max int64) ([]byte, error)
+	JobLogs
 	// ListComments lists pull request pr's comments, oldest first (a
 	// maintainer's /breaker reset among them).
 	ListComments(ctx context.Context, pr int) ([]Comment, error)

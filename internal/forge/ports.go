@@ -2,6 +2,7 @@ package forge
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -112,6 +113,10 @@ type Artifacts interface {
 	DownloadArtifacts(ctx context.Context, runID int64, name string, max int64) ([]Artifact, error)
 }
 
+// ErrNoArtifact is DownloadArtifacts' error when the run has no artifact
+// of the name.
+var ErrNoArtifact = errors.New("the run has no such artifact")
+
 // Artifact is one downloaded artifact: its name and its zip archive.
 type Artifact struct {
 	Name string
@@ -121,6 +126,7 @@ type Artifact struct {
 // Forge is every port at once: what one run of the Action is given.
 type Forge interface {
 	Artifacts
+	JobLogs
 	PullRequests
 	Comments
 	Refs

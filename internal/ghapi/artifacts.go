@@ -111,7 +111,7 @@ func (c *Client) DownloadArtifacts(ctx context.Context, runID int64, name string
 	}
 	switch {
 	case len(arts) == 0:
-		return nil, fmt.Errorf("%s: the run has no such artifact (it has %q); upload the results with actions/upload-artifact under that name", op, names)
+		return nil, fmt.Errorf("%s: %w (it has %q); upload the results with actions/upload-artifact under that name", op, forge.ErrNoArtifact, names)
 	case len(arts) > maxMatrixArtifacts:
 		return nil, fmt.Errorf("%s: %d artifacts match, over the cap of %d; not downloaded", op, len(arts), maxMatrixArtifacts)
 	case total > max && len(arts) == 1:
