@@ -23,7 +23,7 @@ type delivery struct {
 	headSHA           string // workflow_run: the tested commit
 	runID             int64  // workflow_run: the tested run
 	runAttempt        int
-	pr                int // issue_comment: the pull request
+	pr                int   // issue_comment: the pull request
 	checkApp          int64 // check_run: the App whose check run was re-requested
 	// settled: a judging again after an entry written side by side
 	// (settle.go), which does not look again.
