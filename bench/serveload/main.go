@@ -10,9 +10,11 @@
 // GitHub serves clones. Each of -prs pull requests is an agent pushing
 // -pushes times: a push's completed workflow_run is delivered, signed as
 // GitHub signs it, once the one before it was judged (an agent pushes
-// again after CI answered); the pull requests run side by side.
+// again after CI answered); -active pull requests push side by side, the
+// next starting when one is done.
 //
 //	go run ./bench/serveload -prs 100 -pushes 100 -workers 4
+//	go run ./bench/serveload -prs 1000 -pushes 10 -active 16
 //
 // The fake GitHub and git http-backend share the machine with the server:
 // deliveries/s is the whole machine's; the server's own CPU is its
@@ -45,6 +47,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -70,6 +73,8 @@ func main() {
 
 type config struct {
 	prs, pushes, workers int
+	active               int // pull requests pushing at once
+	baseCommits          int // the default branch's history
 	binary               string
 	every                int
 }
@@ -79,11 +84,16 @@ func run() error {
 	flag.IntVar(&cfg.prs, "prs", 100, "pull requests, each an agent pushing side by side with the others")
 	flag.IntVar(&cfg.pushes, "pushes", 100, "pushes of each pull request (deliveries = prs × pushes)")
 	flag.IntVar(&cfg.workers, "workers", 4, "the server's --workers")
+	flag.IntVar(&cfg.active, "active", 0, "pull requests pushing at once (0 = all): the next starts when one has pushed -pushes times")
+	flag.IntVar(&cfg.baseCommits, "base-commits", 0, "commits on the default branch before the pull requests (a repository's age)")
 	flag.IntVar(&cfg.every, "every", 1000, "print the server's memory and CPU after this many deliveries")
 	flag.StringVar(&cfg.binary, "breaker", "", "the breaker binary (default: go build ./cmd/breaker)")
 	flag.Parse()
-	if cfg.prs < 1 || cfg.pushes < 1 || cfg.workers < 1 || cfg.every < 1 {
-		return fmt.Errorf("-prs, -pushes, -workers and -every must be at least 1")
+	if cfg.prs < 1 || cfg.pushes < 1 || cfg.workers < 1 || cfg.every < 1 || cfg.active < 0 {
+		return fmt.Errorf("-prs, -pushes, -workers and -every must be at least 1, -active at least 0")
+	}
+	if cfg.active == 0 || cfg.active > cfg.prs {
+		cfg.active = cfg.prs
 	}
 	tmp, err := os.MkdirTemp("", "serveload-")
 	if err != nil {
@@ -98,7 +108,8 @@ func run() error {
 			return fmt.Errorf("go build ./cmd/breaker: %v\n%s", err, out)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "serveload: %d pull requests × %d pushes, a repository of %d commits\n", cfg.prs, cfg.pushes, cfg.prs*cfg.pushes+1)
+	fmt.Fprintf(os.Stderr, "serveload: %d pull requests × %d pushes, %d pushing at once, %d workers; a repository of %d commits (%d on its default branch)\n",
+		cfg.prs, cfg.pushes, cfg.active, cfg.workers, cfg.prs*cfg.pushes+cfg.baseCommits+1, cfg.baseCommits+1)
 	w, err := newWorld(t, cfg)
 	if err != nil {
 		return err
@@ -134,6 +145,18 @@ func newWorld(t *tb, cfg config) (*world, error) {
 	// by git fast-import in one go.
 	var stream bytes.Buffer
 	mark := 0
+	if cfg.baseCommits > 0 { // the repository's age: a default branch of its own history
+		fmt.Fprintf(&stream, "reset refs/heads/main\nfrom %s\n\n", w.base)
+		for i := range cfg.baseCommits {
+			mark++
+			body := fmt.Sprintf("package users // main %d\n", i)
+			fmt.Fprintf(&stream, "commit refs/heads/main\nmark :%d\ncommitter Maintainer <m@example.com> %d +0000\ndata 4\nmain\nM 100644 inline internal/users/file%d.go\ndata %d\n%s\n",
+				mark, 1771000000+mark, i%500, len(body), body)
+		}
+		repo.GitIn(stream.String(), "fast-import", "--quiet")
+		stream.Reset()
+		w.base = repo.Git("rev-parse", "main")
+	}
 	for p := range cfg.prs {
 		fmt.Fprintf(&stream, "reset refs/heads/agent/pr-%d\nfrom %s\n\n", p, w.base)
 		for k := range cfg.pushes {
@@ -248,6 +271,9 @@ func (s *server) read(r io.Reader) {
 			Error    string `json:"error"`
 		}
 		if json.Unmarshal(sc.Bytes(), &line) != nil {
+			if os.Getenv("SERVELOAD_DUMP") != "" {
+				fmt.Fprintln(os.Stderr, sc.Text())
+			}
 			continue
 		}
 		switch line.Msg {
@@ -260,6 +286,9 @@ func (s *server) read(r io.Reader) {
 }
 
 func (s *server) stop() {
+	if os.Getenv("SERVELOAD_DUMP") != "" { // its goroutines, on stderr
+		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
+	}
 	_ = s.cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})
 	go func() { _ = s.cmd.Wait(); close(done) }()
@@ -297,6 +326,7 @@ func (s *server) post(id string, body []byte) error {
 // sample is the server's memory and CPU at a point of the load.
 type sample struct {
 	done         int
+	goroutines   int
 	rssMB, hwmMB float64
 	heapMB       float64
 	cpuS         float64
@@ -326,14 +356,15 @@ func (w *world) load(cfg config, s *server) error {
 		mu.Unlock()
 		return s.post(id, body)
 	}
-	for p := range cfg.prs {
+	started := cfg.active
+	for p := range cfg.active {
 		if err := send(p); err != nil {
 			return err
 		}
 	}
 	var lat []time.Duration
 	var samples []sample
-	fmt.Printf("%8s %9s %9s %9s %9s %9s %11s\n", "judged", "elapsed", "rss MB", "peak MB", "heap MB", "cpu s", "judged/s")
+	fmt.Printf("%8s %9s %9s %9s %9s %11s %9s %11s\n", "judged", "elapsed", "rss MB", "peak MB", "heap MB", "goroutines", "cpu s", "judged/s")
 	for done := 0; done < total; {
 		select {
 		case id := <-s.judged:
@@ -349,7 +380,10 @@ func (w *world) load(cfg config, s *server) error {
 					return err
 				}
 				samples = append(samples, sm)
-				fmt.Printf("%8d %8.1fs %9.1f %9.1f %9.1f %9.1f %11.1f\n", sm.done, sm.at.Seconds(), sm.rssMB, sm.hwmMB, sm.heapMB, sm.cpuS, float64(done)/sm.at.Seconds())
+				fmt.Printf("%8d %8.1fs %9.1f %9.1f %9.1f %11d %9.1f %11.1f\n", sm.done, sm.at.Seconds(), sm.rssMB, sm.hwmMB, sm.heapMB, sm.goroutines, sm.cpuS, float64(done)/sm.at.Seconds())
+			}
+			if next[p] == cfg.pushes && started < cfg.prs { // this one is done: the next agent starts
+				p, started = started, started+1
 			}
 			if next[p] < cfg.pushes {
 				if err := send(p); err != nil {
@@ -429,6 +463,9 @@ func (s *server) measure(done int, at time.Duration) (sample, error) {
 		if v, ok := strings.CutPrefix(sc.Text(), "go_memstats_heap_inuse_bytes "); ok {
 			b, _ := strconv.ParseFloat(v, 64)
 			sm.heapMB = b / (1 << 20)
+		}
+		if v, ok := strings.CutPrefix(sc.Text(), "go_goroutines "); ok {
+			sm.goroutines, _ = strconv.Atoi(v)
 		}
 	}
 	return sm, nil

@@ -54,7 +54,8 @@ func NewApp(id int64, key *rsa.PrivateKey, rawAPIURL string, now func() time.Tim
 		now = time.Now
 	}
 	a := &App{id: id, key: key, now: now, tokens: map[int64]installationToken{}}
-	hc := &http.Client{Timeout: DefaultRequestTimeout, Transport: &appTransport{app: a, base: http.DefaultTransport}}
+	// No client timeout (see New): InstallationToken bounds each request.
+	hc := &http.Client{Transport: &appTransport{app: a, base: http.DefaultTransport}}
 	a.gh = github.NewClient(hc)
 	a.gh.BaseURL = base
 	a.gh.UserAgent = "greenlight-breaker"
@@ -81,6 +82,8 @@ func (a *App) InstallationToken(ctx context.Context, installation int64) (string
 	if ok && a.now().Add(tokenMargin).Before(held.expires) {
 		return held.token, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, DefaultRequestTimeout)
+	defer cancel()
 	tok, _, err := a.gh.Apps.CreateInstallationToken(ctx, installation, &github.InstallationTokenOptions{})
 	if err != nil {
 		return "", fmt.Errorf("mint an access token of installation %d: %w", installation, err)

@@ -108,9 +108,15 @@ func New(cfg Config) (*Client, error) {
 	if t.now == nil {
 		t.now = time.Now
 	}
-	// The client's timeout covers a whole request, its waits and every
-	// attempt included; each attempt has its own, shorter deadline.
-	hc := &http.Client{Timeout: t.maxWait + time.Duration(serverAttempts+limitRetries+1)*t.attemptTimeout, Transport: t}
+	// No http.Client.Timeout: the transport bounds a whole request, each
+	// attempt by its own deadline (reading its body included), at most
+	// serverAttempts+limitRetries of them, and the waits between them by
+	// maxWait. A client timeout over a RoundTripper of its own starts a
+	// goroutine a request that only closing the body it returned stops,
+	// and go-github never closes an error's body (CheckResponse reads it
+	// and puts a copy in its place): in the App's long-lived server, every
+	// 422 "Reference already exists" left one waiting minutes.
+	hc := &http.Client{Transport: t}
 	if cfg.HTTPClient != nil {
 		hc.Jar = cfg.HTTPClient.Jar
 		if cfg.HTTPClient.Transport != nil {
@@ -131,7 +137,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.UserAgent != "" {
 		c.gh.UserAgent = cfg.UserAgent
 	}
-	gqlClient := &http.Client{Timeout: hc.Timeout, Jar: hc.Jar, Transport: &authTransport{token: cfg.Token, userAgent: c.gh.UserAgent, base: t}}
+	gqlClient := &http.Client{Jar: hc.Jar, Transport: &authTransport{token: cfg.Token, userAgent: c.gh.UserAgent, base: t}}
 	c.gql = githubv4.NewEnterpriseClient(gqlURL, gqlClient)
 	// The archive download has its own bound, the documented artifact cap,
 	// not the API's body cap (DownloadArtifact checks the caller's max too).
@@ -139,7 +145,7 @@ func New(cfg Config) (*Client, error) {
 	blobT.maxBody = MaxArtifactBytes + 1
 	blobT.budget = nil // the download host is not the API
 	blobT.attemptTimeout = max(t.attemptTimeout, 5*time.Minute)
-	c.blob = &http.Client{Timeout: hc.Timeout + blobT.attemptTimeout, Transport: &blobT}
+	c.blob = &http.Client{Transport: &blobT}
 	return c, nil
 }
 

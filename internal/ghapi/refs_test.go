@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -93,5 +94,33 @@ func TestClient_CreateRefOtherValidationError(t *testing.T) {
 	err := c.CreateRef(context.Background(), checkpoint, "not-a-sha")
 	if err == nil || errors.Is(err, forge.ErrRefExists) {
 		t.Errorf("CreateRef(bad sha): got %v, want an error other than ErrRefExists", err)
+	}
+}
+
+// An error answer leaves nothing running: go-github reads an error's body
+// and never closes the one the client returned, so a client timeout's
+// goroutine would wait minutes for each (the App's server, judging for
+// days, piled them up: one a "Reference already exists"). Not parallel:
+// it counts the process's goroutines.
+func TestClient_ErrorAnswersLeaveNoGoroutine(t *testing.T) {
+	srv := newFake(t)
+	srv.AddCommit(shaA, treeT, "a")
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	if err := c.CreateRef(ctx, checkpoint, shaA); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateRef(ctx, checkpoint, shaA); !errors.Is(err, forge.ErrRefExists) { // a connection open, warm
+		t.Fatalf("CreateRef again: %v", err)
+	}
+	before := runtime.NumGoroutine()
+	const n = 50
+	for range n {
+		if err := c.CreateRef(ctx, checkpoint, shaA); !errors.Is(err, forge.ErrRefExists) {
+			t.Fatalf("CreateRef again: %v", err)
+		}
+	}
+	if grew := runtime.NumGoroutine() - before; grew >= n/2 {
+		t.Errorf("%d error answers left %d more goroutines running", n, grew)
 	}
 }

@@ -256,7 +256,16 @@ type cappedBody struct {
 	cancel context.CancelFunc
 }
 
-func (b *cappedBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+// Read reads the body; at its end (or a failure) the attempt's deadline
+// is released at once, since a caller may never close it (go-github's
+// error path reads an error's body and keeps a copy).
+func (b *cappedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil {
+		b.cancel()
+	}
+	return n, err
+}
 
 func (b *cappedBody) Close() error {
 	err := b.c.Close()
