@@ -163,3 +163,41 @@ func TestServe_ReRequestedCheckJudgesItsHeadAgain(t *testing.T) {
 		t.Errorf("the third push: %s %s; want it to trip (the re-requests counted no push)", last.HeadSHA, last.Conclusion)
 	}
 }
+
+// A repository with a long history: the agent's branch left main 300
+// commits in, and main moved on 100 more before the pushes. Each delivery
+// fetches the line of work alone — main's and the branch's newest
+// commits, deepened until they meet (64 commits are too few, 512 reach
+// the fork point) — never the history below it, and the third push trips.
+func TestServe_FetchesTheLineOfWorkNotTheRepositorysAge(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, config)
+	w.repo.CommitMany("main", 300)
+	w.repo.Git("checkout", "-q", "-b", "agent/S-3")
+	w.repo.Git("checkout", "-q", "main")
+	w.repo.CommitMany("main", 100)
+	w.gh.SetDefaultBranch("main", w.repo.Git("rev-parse", "main"))
+	w.repo.Git("checkout", "-q", "agent/S-3")
+	for i := range 3 {
+		pr, runID := w.push(i)
+		w.deliver("workflow_run", "d-"+strconv.Itoa(i), w.workflowRun(runID, pr))
+	}
+	runs := w.gh.CheckRuns()
+	if len(runs) != 3 || runs[2].Conclusion != "failure" {
+		t.Fatalf("check runs %+v; want the third push to trip", runs)
+	}
+	if logs := w.log.String(); strings.Count(logs, "fetched the line of work") != 3 || !strings.Contains(logs, "depth=512") || strings.Contains(logs, "depth=0") {
+		t.Errorf("the fetches were not the line of work at depth 512:\n%s", grepLines(logs, "fetched the line"))
+	}
+}
+
+// grepLines are the lines of s that hold sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -69,7 +69,7 @@ func (s *Server) judge(ctx context.Context, d delivery, log *slog.Logger) (resul
 		return result{}, err
 	}
 	defer os.RemoveAll(dir)
-	env, err := s.prepare(ctx, d, client, cfg, token, dir)
+	env, err := s.prepare(ctx, d, client, cfg, token, dir, log)
 	if err != nil {
 		return result{}, err
 	}
@@ -112,7 +112,7 @@ func (s *Server) run(ctx context.Context, env map[string]string, log *slog.Logge
 
 // prepare clones the repository with the tested commit in dir, writes
 // the payload, and returns the Action's environment.
-func (s *Server) prepare(ctx context.Context, d delivery, client *ghapi.Client, cfg Config, token, dir string) (map[string]string, error) {
+func (s *Server) prepare(ctx context.Context, d delivery, client *ghapi.Client, cfg Config, token, dir string, log *slog.Logger) (map[string]string, error) {
 	work, temp := filepath.Join(dir, "repo"), filepath.Join(dir, "temp")
 	if err := os.Mkdir(temp, 0o700); err != nil {
 		return nil, err
@@ -121,22 +121,19 @@ func (s *Server) prepare(ctx context.Context, d delivery, client *ghapi.Client, 
 	if err := os.WriteFile(event, d.body, 0o600); err != nil {
 		return nil, err
 	}
-	if err := gitfetch.Clone(ctx, work, d.cloneURL, d.defaultBranch, authFor(d.cloneURL, token)); err != nil {
-		return nil, err
-	}
-	head := d.headSHA
+	head, base := d.headSHA, d.baseSHA
 	if d.pr > 0 {
 		pr, err := client.PullRequest(ctx, d.pr)
 		if err != nil {
 			return nil, err
 		}
-		head = pr.HeadSHA
+		head, base = pr.HeadSHA, pr.BaseSHA
 	}
-	if head != "" {
-		if err := gitfetch.Commit(ctx, work, head, authFor(d.cloneURL, token)); err != nil {
-			return nil, err
-		}
+	depth, err := fetchLine(ctx, work, d.cloneURL, d.defaultBranch, head, base, authFor(d.cloneURL, token))
+	if err != nil {
+		return nil, err
 	}
+	log.Info("fetched the line of work", "head", head, "depth", depth)
 	env := map[string]string{
 		"GITHUB_EVENT_NAME": d.event, "GITHUB_EVENT_PATH": event, "GITHUB_REPOSITORY": d.owner + "/" + d.repo,
 		"GITHUB_WORKSPACE": work, "RUNNER_TEMP": temp, "GITHUB_API_URL": s.set.APIURL, "GITHUB_GRAPHQL_URL": s.set.GraphQLURL,
@@ -152,6 +149,47 @@ func (s *Server) prepare(ctx context.Context, d delivery, client *ghapi.Client, 
 	env[inputEnv("app-id")] = strconv.FormatInt(s.set.AppID, 10)
 	env[inputEnv("ledger-key")] = s.set.LedgerKey
 	return env, nil
+}
+
+// The depths fetchLine fetches at: the newest firstDepth commits, then
+// eight times as many, up to lastDepth, then the whole history.
+const (
+	firstDepth = 64
+	lastDepth  = 64 << 9
+)
+
+// fetchLine fetches into dir what judging head reads: its history and its
+// base's (the default branch's when base is ""), down to where they meet,
+// deepening a shallow fetch until they do. A clone costs the line of work,
+// not the repository's age. It returns the depth it fetched at (0 = the
+// whole history).
+func fetchLine(ctx context.Context, dir, url, branch, head, base string, auth transport.AuthMethod) (int, error) {
+	var commits []string
+	for _, c := range []string{head, base} {
+		if c != "" {
+			commits = append(commits, c)
+		}
+	}
+	for depth := firstDepth; ; depth *= 8 {
+		if depth > lastDepth {
+			depth = 0 // the whole history
+		}
+		// Each depth into a fresh repository: go-git keeps the boundary of
+		// the shallower fetch in .git/shallow after a deeper one, where the
+		// history no longer ends (gitlog would stop there).
+		if err := os.RemoveAll(dir); err != nil {
+			return depth, err
+		}
+		if err := gitfetch.Shallow(ctx, dir, url, branch, commits, depth, auth); err != nil {
+			return depth, err
+		}
+		if depth == 0 || head == "" {
+			return depth, nil
+		}
+		if met, err := gitfetch.Meets(dir, branch, head, base); err != nil || met {
+			return depth, err
+		}
+	}
 }
 
 // inputEnv is the variable the Action reads an input from (go-githubactions'

@@ -12,7 +12,6 @@ import (
 	"github.com/greenlight-ci/breaker/internal/action"
 	"github.com/greenlight-ci/breaker/internal/breaker"
 	"github.com/greenlight-ci/breaker/internal/ghapi"
-	"github.com/greenlight-ci/breaker/internal/gitfetch"
 	"github.com/greenlight-ci/breaker/internal/ledger"
 )
 
@@ -116,7 +115,7 @@ func (s *Server) retarget(ctx context.Context, next *delivery, token, dir string
 	if err := os.WriteFile(filepath.Join(dir, "event.json"), next.body, 0o600); err != nil {
 		return err
 	}
-	if err := gitfetch.Commit(ctx, env["GITHUB_WORKSPACE"], next.headSHA, authFor(next.cloneURL, token)); err != nil {
+	if _, err := fetchLine(ctx, env["GITHUB_WORKSPACE"], next.cloneURL, next.defaultBranch, next.headSHA, next.baseSHA, authFor(next.cloneURL, token)); err != nil {
 		return err
 	}
 	env["GITHUB_RUN_ID"], env["GITHUB_RUN_ATTEMPT"] = strconv.FormatInt(next.runID, 10), strconv.Itoa(max(next.runAttempt, 1))

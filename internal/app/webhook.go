@@ -21,6 +21,7 @@ type delivery struct {
 	defaultBranch     string
 	workflow          string // workflow_run: the workflow's name
 	headSHA           string // workflow_run: the tested commit
+	baseSHA           string // workflow_run: its pull request's base, when the payload names one
 	runID             int64  // workflow_run: the tested run
 	runAttempt        int
 	pr                int   // issue_comment: the pull request
@@ -51,6 +52,11 @@ type envelope struct {
 		RunAttempt int    `json:"run_attempt"`
 		Name       string `json:"name"`
 		HeadSHA    string `json:"head_sha"`
+		Pulls      []struct {
+			Base struct {
+				SHA string `json:"sha"`
+			} `json:"base"`
+		} `json:"pull_requests"`
 	} `json:"workflow_run"`
 	Issue *struct {
 		Number      int             `json:"number"`
@@ -154,6 +160,9 @@ func parseDelivery(event, id string, body []byte) (delivery, string) {
 	case event == "workflow_run" && e.Action == "completed" && e.WorkflowRun != nil:
 		d.workflow, d.headSHA = e.WorkflowRun.Name, e.WorkflowRun.HeadSHA
 		d.runID, d.runAttempt = e.WorkflowRun.ID, e.WorkflowRun.RunAttempt
+		if len(e.WorkflowRun.Pulls) > 0 {
+			d.baseSHA = e.WorkflowRun.Pulls[0].Base.SHA
+		}
 	case event == "issue_comment" && e.Action == "created" && e.Issue != nil && e.Comment != nil:
 		if len(e.Issue.PullRequest) == 0 || string(e.Issue.PullRequest) == "null" {
 			return d, "a comment on an issue, not a pull request"

@@ -54,6 +54,101 @@ func Clone(ctx context.Context, dir, url, branch string, auth transport.AuthMeth
 	return nil
 }
 
+// Shallow fetches into dir (a repository made there when there is none,
+// its origin url) the newest depth commits of branch and of each of
+// commits, by id (0 = their whole history): a clone pays for the history
+// a judgement reads, never the repository's age (go-git's full clone of a 20,000-commit
+// branch took 2.8 s and 240 MB; its newest commits, 20 ms and 3 MB). The
+// error never holds the credentials.
+func Shallow(ctx context.Context, dir, url, branch string, commits []string, depth int, auth transport.AuthMethod) error {
+	repo, err := git.PlainOpen(dir)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		repo, err = git.PlainInit(dir, false)
+		if err == nil {
+			_, err = repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{url}})
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("make the clone: %w", err)
+	}
+	specs := []config.RefSpec{config.RefSpec("+" + plumbing.NewBranchReferenceName(branch).String() + ":" + plumbing.NewRemoteReferenceName("origin", branch).String())}
+	var refs []plumbing.ReferenceName
+	for _, c := range commits {
+		c = strings.ToLower(c)
+		if !plumbing.IsHash(c) {
+			return fmt.Errorf("%q is not a commit id", report.SafeLine(report.Clip(c, 60)))
+		}
+		ref := plumbing.ReferenceName("refs/greenlight/fetch/" + c)
+		refs = append(refs, ref)
+		specs = append(specs, config.RefSpec(c+":"+ref.String()))
+	}
+	ctx, cancel := context.WithTimeout(ctx, cloneWait)
+	defer cancel()
+	err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", Tags: git.NoTags, Auth: auth, Depth: depth, RefSpecs: specs})
+	for _, ref := range refs {
+		if rerr := repo.Storer.RemoveReference(ref); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	switch {
+	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
+		return nil
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("fetch from %s: no answer in %s", report.SafeLine(url), cloneWait)
+	}
+	return fmt.Errorf("fetch from %s: %s", report.SafeLine(url), report.SafeLine(report.Clip(err.Error(), 200)))
+}
+
+// maxMeet bounds the commits Meets reads from either side.
+const maxMeet = 1 << 20
+
+// Meets reports whether the clone in dir holds head's history down to
+// where it meets base's (their fork point, both sides of it): what the
+// breaker reads to judge head. base "" is the default branch as fetched.
+// A shallow clone's boundary, or a missing commit, ends a side's walk.
+func Meets(dir, branch, head, base string) (bool, error) {
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		return false, fmt.Errorf("open the clone: %w", err)
+	}
+	from := plumbing.NewHash(strings.ToLower(base))
+	if base == "" {
+		ref, err := repo.Reference(plumbing.NewRemoteReferenceName("origin", branch), true)
+		if err != nil {
+			return false, fmt.Errorf("the clone's %s: %w", report.SafeLine(branch), err)
+		}
+		from = ref.Hash()
+	}
+	onBase := map[plumbing.Hash]bool{}
+	walk(repo, from, func(h plumbing.Hash) bool { onBase[h] = true; return true })
+	met := false
+	walk(repo, plumbing.NewHash(strings.ToLower(head)), func(h plumbing.Hash) bool {
+		met = met || onBase[h]
+		return !onBase[h] // a fork point's ancestors are the base's
+	})
+	return met, nil
+}
+
+// walk visits the commits the clone holds from start down, each once, in
+// no order, while visit says go on below it; at most maxMeet of them.
+func walk(repo *git.Repository, start plumbing.Hash, visit func(plumbing.Hash) bool) {
+	seen := map[plumbing.Hash]bool{}
+	queue := []plumbing.Hash{start}
+	for len(queue) > 0 && len(seen) < maxMeet {
+		h := queue[0]
+		queue = queue[1:]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		c, err := repo.CommitObject(h)
+		if err != nil || !visit(h) {
+			continue // beyond what the clone holds, or below a fork point
+		}
+		queue = append(queue, c.ParentHashes...)
+	}
+}
+
 // Commit is Head with credentials: it asks origin for the commit sha
 // unless the clone holds it.
 func Commit(ctx context.Context, dir, sha string, auth transport.AuthMethod) error {
