@@ -264,7 +264,7 @@ func TestAppDoc_SaysWhatTheCodeDoes(t *testing.T) {
 	pr, runID := w.push(0)
 	r := w.replica()
 	r.post(t, "workflow_run", "d-0", w.body("workflow_run", w.workflowRun(runID, pr)), secret)
-	r.s.Drain() // a delivery judged: every metric has a sample
+	r.drain() // a delivery judged: every metric has a sample
 	resp, err := r.http.Client().Get(r.http.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)

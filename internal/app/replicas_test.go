@@ -36,10 +36,11 @@ func (w *world) verdicts(heads []string) verdicts {
 	return v
 }
 
-// Two server processes fed the deliveries of one pull request
-// interleaved, the last two side by side (the fake GitHub holds both
-// check runs' writes until both replicas have read the ledger): the same
-// verdicts as one process judging them in turn.
+// Two server processes (`breaker serve` twice, sharing nothing but
+// GitHub) fed the deliveries of one pull request interleaved, the last
+// two side by side (the fake GitHub holds both check runs' writes until
+// both replicas have read the ledger): the same verdicts as one process
+// judging them in turn.
 func TestServe_TwoReplicasSideBySideGiveOneProcessVerdicts(t *testing.T) {
 	t.Parallel()
 	one := newWorld(t, config)
@@ -59,7 +60,7 @@ func TestServe_TwoReplicasSideBySideGiveOneProcessVerdicts(t *testing.T) {
 	two := newWorld(t, config)
 	two.noTrailers = true
 	two.repo.Git("checkout", "-q", "-b", "agent/S-3")
-	a, b := two.replica(), two.replica()
+	a, b := two.process(), two.process()
 	heads = nil
 	var prs []forge.PullRequest
 	var runs []int64
@@ -74,8 +75,11 @@ func TestServe_TwoReplicasSideBySideGiveOneProcessVerdicts(t *testing.T) {
 	two.gh.Hold(http.MethodPost, "/repos/*/*/check-runs", 2)
 	b.post(t, "workflow_run", "d-1", two.body("workflow_run", two.workflowRun(runs[1], prs[1])), secret)
 	a.post(t, "workflow_run", "d-2", two.body("workflow_run", two.workflowRun(runs[2], prs[2])), secret)
-	a.s.Drain()
-	b.s.Drain()
+	a.drain()
+	b.drain()
+	if !strings.Contains(two.log.String(), "written side by side with this run") {
+		t.Errorf("no replica found the other's entry written side by side: the hold did not put them side by side")
+	}
 	got := two.verdicts(heads)
 	if len(got.conclusions) != len(want.conclusions) || got.comments != want.comments || got.open != want.open {
 		t.Fatalf("two replicas side by side: %+v; one process: %+v", got, want)
