@@ -79,8 +79,15 @@ func TestServe_ResetFromAReaderIsRefused(t *testing.T) {
 func TestServe_ForkPullRequest(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, config)
+	// The fork left main 100 commits ago, and its pull request's base is
+	// where main was then: deeper than main's newest commits, which the
+	// fetch deepens past (its run names no base: the default branch's tip
+	// stands in until the two histories meet).
+	base := w.repo.CommitMany("main", 1)
+	w.repo.CommitMany("main", 100)
+	w.gh.SetDefaultBranch("main", w.repo.Git("rev-parse", "main"))
 	var heads []string
-	tip := "main"
+	tip := base
 	for i := range 3 {
 		w.repo.Git("checkout", "-q", "--detach", tip)
 		head := w.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
@@ -89,9 +96,9 @@ func TestServe_ForkPullRequest(t *testing.T) {
 		tip = head
 		heads = append(heads, head)
 		pr := forge.PullRequest{Number: 7, HeadSHA: head, HeadRef: "fix-login", BaseRef: "main",
-			BaseSHA: w.repo.Git("rev-parse", "main"), Author: "forker", Fork: true}
+			BaseSHA: base, Author: "forker", Fork: true}
 		w.gh.AddPullRequest(pr)
-		w.gh.SetPullRequestCommits(7, strings.Fields(w.repo.Git("rev-list", "--reverse", "main.."+head)))
+		w.gh.SetPullRequestCommits(7, strings.Fields(w.repo.Git("rev-list", "--reverse", base+".."+head)))
 		runID := int64(6000 + i)
 		w.gh.AddArtifact(runID, "test-results", zipOf(t, map[string]string{"reports/junit.xml": failingJUnit}))
 		p := w.workflowRun(runID, pr)
@@ -115,6 +122,9 @@ func TestServe_ForkPullRequest(t *testing.T) {
 	}
 	if c := w.gh.CommentsByAuthor(7, "greenlight-breaker[bot]"); len(c) != 1 {
 		t.Errorf("%d comments by the App on #7, want 1", len(c))
+	}
+	if logs := w.log.String(); strings.Count(logs, "depth=512") != 3 {
+		t.Errorf("the fork's lines were not fetched at depth 512:\n%s", grepLines(logs, "fetched the line"))
 	}
 }
 

@@ -110,7 +110,7 @@ func (s *Server) run(ctx context.Context, env map[string]string, log *slog.Logge
 	return r, out
 }
 
-// prepare clones the repository with the tested commit in dir, writes
+// prepare fetches the line of work the delivery judges into dir, writes
 // the payload, and returns the Action's environment.
 func (s *Server) prepare(ctx context.Context, d delivery, client *ghapi.Client, cfg Config, token, dir string, log *slog.Logger) (map[string]string, error) {
 	work, temp := filepath.Join(dir, "repo"), filepath.Join(dir, "temp")
