@@ -24,7 +24,6 @@
 package main
 
 import (
-	"archive/zip"
 	"bufio"
 	"bytes"
 	"crypto/hmac"
@@ -178,8 +177,8 @@ func newWorld(t *tb, cfg config) (*world, error) {
 	w.gh = ghfake.New(t, ghfake.WithToken(installToken), ghfake.WithAppKey(appID, "greenlight-breaker", &key.PublicKey, installation), ghfake.WithoutHistory())
 	w.gh.SetDefaultBranch("main", w.base)
 	w.gh.SetFile("main", ".github/breaker.yml", "workflows: [Tests]\nresults-artifact: test-results\nresults: reports/*.xml\n")
-	w.junit, err = zipOf("reports/junit.xml", `<testsuite name="users"><testcase classname="users" name="`+testName+`"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`)
-	return w, err
+	w.junit = ghfake.ZipOf(t, map[string]string{"reports/junit.xml": `<testsuite name="users"><testcase classname="users" name="` + testName + `"><failure message="expected 409, got 500">service_test.go:42</failure></testcase></testsuite>`})
+	return w, nil
 }
 
 // push makes push k of pull request p GitHub's state: the pull request at
@@ -469,21 +468,6 @@ func (s *server) measure(done int, at time.Duration) (sample, error) {
 		}
 	}
 	return sm, nil
-}
-
-// zipOf is a zip archive of one file.
-func zipOf(name, body string) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	f, err := zw.Create(name)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := f.Write([]byte(body)); err != nil {
-		return nil, err
-	}
-	err = zw.Close()
-	return buf.Bytes(), err
 }
 
 // tb lets the repository builder and the fake GitHub run outside a test:

@@ -154,23 +154,8 @@ func workflowRunEvent(t *testing.T, runID int64, pr forge.PullRequest) map[strin
 	return p
 }
 
-// zipOf is a zip archive of the files (name → content).
-func zipOf(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range files {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+// zipOf is the fake GitHub's artifact maker.
+var zipOf = ghfake.ZipOf
 
 // The hardened mode end to end: three tested runs of the agent's pull
 // request each upload their results; the breaker, on workflow_run, reads
@@ -224,20 +209,28 @@ func TestAction_WorkflowRunWithoutArtifactReadsTheJobLogs(t *testing.T) {
 	h.inputs["results"] = "reports/*.xml"
 	h.env["RUNNER_TEMP"] = t.TempDir()
 	h.repo.Git("checkout", "-q", "-b", "agent/S-3")
+	// The agent's test code names its tests: one whose name would close
+	// the JUnit file the logs become, and open one of its own.
+	const hostile = `TestRegister/"/><testcase_name="TestX"><skipped/></testcase><!--&`
 	var res actionResult
 	for i := range 3 {
 		head := h.repo.Attempt("S-3", testDup, "strategy "+strconv.Itoa(i))
 		pr := h.openPR(head)
 		runID := int64(5000 + i)
 		h.srv.AddWorkflowRun(ghfake.WorkflowRun{ID: runID, Branch: pr.HeadRef, SHA: head, Event: "pull_request", Status: "completed", Conclusion: "failure",
-			Jobs: []ghfake.Job{{ID: runID * 10, Name: "test", Conclusion: "failure", Log: goTestLog(map[string]string{testDup: "fail", "TestRegister_OK": "pass"})}}})
+			Jobs: []ghfake.Job{{ID: runID * 10, Name: "test", Conclusion: "failure", Log: goTestLog(map[string]string{testDup: "fail", "TestRegister_OK": "pass", hostile: "fail"})}}})
 		res = h.run("workflow_run", workflowRunEvent(t, runID, pr))
 		if want := []int{cli.ExitClosed, cli.ExitClosed, cli.ExitTripped}[i]; res.code != want {
 			t.Fatalf("run %d: exit %d, want %d\n%s", i+1, res.code, want, res.stdout)
 		}
 	}
-	if !strings.Contains(res.stdout, "read 2 tests from the logs of 1 failed jobs of run 5002") {
+	if !strings.Contains(res.stdout, "read 3 tests from the logs of 1 failed jobs of run 5002") {
 		t.Errorf("the run does not say it read the job logs:\n%s", res.stdout)
+	}
+	for _, line := range strings.Split(res.stdout, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "TestX") {
+			t.Errorf("a test name broke out of the results file the logs became: %q", line)
+		}
 	}
 	if left, _ := os.ReadDir(h.env["RUNNER_TEMP"]); len(left) != 0 {
 		t.Errorf("the scratch directory was not removed: %v", left)

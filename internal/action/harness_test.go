@@ -394,19 +394,8 @@ func webhook(t *testing.T, name string) map[string]any {
 	return m
 }
 
-// setPath assigns v at a dotted path of a payload.
-func setPath(m map[string]any, path string, v any) {
-	keys := strings.Split(path, ".")
-	for _, k := range keys[:len(keys)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	m[keys[len(keys)-1]] = v
-}
+// setPath is the fake GitHub's: a payload's field at a dotted path.
+var setPath = ghfake.SetPath
 
 func pushEvent(t *testing.T, branch, after string) map[string]any {
 	p := webhook(t, "push.json")

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/hmac"
@@ -351,37 +350,11 @@ func payload(t *testing.T, name string) map[string]any {
 	return m
 }
 
-// setPath assigns v at a dotted path of a payload.
-func setPath(m map[string]any, path string, v any) {
-	keys := strings.Split(path, ".")
-	for _, k := range keys[:len(keys)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	m[keys[len(keys)-1]] = v
-}
-
-// zipOf is a zip archive of the files (name → content).
-func zipOf(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range files {
-		f, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Write([]byte(body))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+// setPath and zipOf are the fake GitHub's: a payload's field, an artifact.
+var (
+	setPath = ghfake.SetPath
+	zipOf   = ghfake.ZipOf
+)
 
 // pemOf is the key as the App's settings page hands it out.
 func pemOf(k *rsa.PrivateKey) string {

@@ -154,14 +154,14 @@ func (s *Server) checkRunJSON(run CheckRun) map[string]any {
 	m["html_url"] = fmt.Sprintf("https://github.com/%s/%s/runs/%d", s.owner, s.repo, run.ID)
 	m["details_url"], m["external_id"] = nil, ""
 	m["check_suite"] = map[string]any{"id": 1_000_000_000 + run.AppID}
-	set(m, "output.title", run.Title)
-	set(m, "output.summary", run.Summary)
-	set(m, "output.text", run.Text)
-	set(m, "output.annotations_count", run.Annotations)
-	set(m, "output.annotations_url", s.apiURL("/repos/%s/%s/check-runs/%d/annotations", s.owner, s.repo, run.ID))
-	set(m, "app.id", run.AppID)
-	set(m, "app.slug", run.AppSlug)
-	set(m, "app.name", run.AppSlug)
+	SetPath(m, "output.title", run.Title)
+	SetPath(m, "output.summary", run.Summary)
+	SetPath(m, "output.text", run.Text)
+	SetPath(m, "output.annotations_count", run.Annotations)
+	SetPath(m, "output.annotations_url", s.apiURL("/repos/%s/%s/check-runs/%d/annotations", s.owner, s.repo, run.ID))
+	SetPath(m, "app.id", run.AppID)
+	SetPath(m, "app.slug", run.AppSlug)
+	SetPath(m, "app.name", run.AppSlug)
 	return m
 }
 

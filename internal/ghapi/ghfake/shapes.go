@@ -58,8 +58,9 @@ func template(schema string) map[string]any {
 	return m
 }
 
-// set assigns v at a dotted path, creating objects on the way.
-func set(m map[string]any, path string, v any) {
+// SetPath assigns v at a dotted path of a JSON object (a webhook payload,
+// an answer's template), creating objects on the way.
+func SetPath(m map[string]any, path string, v any) {
 	keys := strings.Split(path, ".")
 	for _, k := range keys[:len(keys)-1] {
 		next, ok := m[k].(map[string]any)
@@ -77,12 +78,12 @@ func (s *Server) apiURL(format string, args ...any) string {
 }
 
 func (s *Server) repoJSON(m map[string]any, at, owner string) {
-	set(m, at+".name", s.repo)
-	set(m, at+".full_name", owner+"/"+s.repo)
-	set(m, at+".owner", userJSON(owner))
-	set(m, at+".fork", owner != s.owner)
-	set(m, at+".url", s.apiURL("/repos/%s/%s", owner, s.repo))
-	set(m, at+".html_url", "https://github.com/"+owner+"/"+s.repo)
+	SetPath(m, at+".name", s.repo)
+	SetPath(m, at+".full_name", owner+"/"+s.repo)
+	SetPath(m, at+".owner", userJSON(owner))
+	SetPath(m, at+".fork", owner != s.owner)
+	SetPath(m, at+".url", s.apiURL("/repos/%s/%s", owner, s.repo))
+	SetPath(m, at+".html_url", "https://github.com/"+owner+"/"+s.repo)
 }
 
 // pullJSON is a pull request as GET pulls/{n} answers it (schema
@@ -105,18 +106,18 @@ func (s *Server) pullJSON(pr forge.PullRequest, simple bool) map[string]any {
 	m["url"] = s.apiURL("/repos/%s/%s/pulls/%d", s.owner, s.repo, pr.Number)
 	m["html_url"] = fmt.Sprintf("https://github.com/%s/%s/pull/%d", s.owner, s.repo, pr.Number)
 	m["user"] = userJSON(pr.Author)
-	set(m, "head.sha", pr.HeadSHA)
-	set(m, "head.ref", pr.HeadRef)
-	set(m, "head.label", headOwner+":"+pr.HeadRef)
-	set(m, "head.user", userJSON(headOwner))
+	SetPath(m, "head.sha", pr.HeadSHA)
+	SetPath(m, "head.ref", pr.HeadRef)
+	SetPath(m, "head.label", headOwner+":"+pr.HeadRef)
+	SetPath(m, "head.user", userJSON(headOwner))
 	s.repoJSON(m, "head.repo", headOwner)
-	set(m, "base.ref", pr.BaseRef)
-	set(m, "base.sha", pr.BaseSHA)
+	SetPath(m, "base.ref", pr.BaseRef)
+	SetPath(m, "base.sha", pr.BaseSHA)
 	if pr.BaseSHA == "" {
-		set(m, "base.sha", strings.Repeat("0", 40))
+		SetPath(m, "base.sha", strings.Repeat("0", 40))
 	}
-	set(m, "base.label", s.owner+":"+pr.BaseRef)
-	set(m, "base.user", userJSON(s.owner))
+	SetPath(m, "base.label", s.owner+":"+pr.BaseRef)
+	SetPath(m, "base.user", userJSON(s.owner))
 	s.repoJSON(m, "base.repo", s.owner)
 	labels := make([]any, 0, len(pr.Labels))
 	for _, l := range pr.Labels {
